@@ -1,7 +1,26 @@
 //! warcdex core: bytes → records → index rows → writers.
+//!
+//! - [`decode`]: containers (gzip members, xz streams, zstd frames)
+//! - [`reader`]: WARC and ARC records, framing, recovery
+//! - [`headers`], [`http`]: header blocks and HTTP messages
+//! - [`digest`], [`surt`], [`timestamp`], [`post`], [`robots`]: field derivations
+//! - [`index`]: rows from records; [`cdx`]: line formats; [`sort`]: sorted output
+//! - [`pipeline`], [`inputs`]: whole jobs over files
+
+pub mod cdx;
 pub mod decode;
+pub mod digest;
 pub mod error;
 pub mod headers;
+pub mod http;
+pub mod index;
+pub mod inputs;
+pub mod json;
+pub mod pipeline;
+pub mod post;
 pub mod reader;
+pub mod robots;
+pub mod sort;
 pub mod source;
 pub mod surt;
+pub mod timestamp;

@@ -103,6 +103,8 @@ pub struct ArchiveReader<R: Read> {
     pending_pos: u64,
     format: Option<RecordFormat>,
     arc_version: u8,
+    /// A compressed stream broke inside the current record's content.
+    damage: Option<Error>,
     /// Records begun in the current member (compressed input).
     records_in_member: u32,
     /// The input has records sharing a member: offsets are decoded offsets.
@@ -135,6 +137,7 @@ impl<R: Read> ArchiveReader<R> {
             pending_pos: 0,
             format: None,
             arc_version: 1,
+            damage: None,
             records_in_member: 0,
             multi_record_members: false,
             block_left: 0,
@@ -171,6 +174,11 @@ impl<R: Read> ArchiveReader<R> {
     /// Raw bytes of the input consumed so far (for progress).
     pub fn raw_position(&self) -> u64 {
         self.src.raw_pos()
+    }
+
+    /// The damage to the compressed stream found inside the last record, if any.
+    pub fn take_damage(&mut self) -> Option<Error> {
+        self.damage.take()
     }
 
     /// True once records were found sharing one compressed member.
@@ -307,17 +315,8 @@ impl<R: Read> ArchiveReader<R> {
         self.scratch = block;
 
         let rec_type = headers.get("WARC-Type").unwrap_or("").to_string();
-        let block_length = match headers.get("Content-Length").map(|v| v.trim().parse::<i64>()) {
-            Some(Ok(n)) if n >= 0 => n as u64,
-            Some(_) => {
-                return Err(self.error_here(
-                    ErrorKind::BadRecord(format!(
-                        "WARC record has an invalid Content-Length: {:?}",
-                        headers.get("Content-Length").unwrap_or("")
-                    )),
-                    offset,
-                ))
-            }
+        let block_length = match headers.get("Content-Length") {
+            Some(v) => declared_length(v, 0, &mut notes),
             None => return Err(self.error_here(ErrorKind::BadRecord("WARC record has no Content-Length".into()), offset)),
         };
         let target_uri = headers.get("WARC-Target-URI").map(|u| repair_target_uri(u, &mut notes));
@@ -368,14 +367,15 @@ impl<R: Read> ArchiveReader<R> {
         for (n, v) in names.iter().zip(&fields) {
             headers.push(n, v);
         }
-        let declared = fields.last().unwrap().trim();
-        let length: u64 = declared.parse::<u64>().map_err(|_| {
-            self.error_here(ErrorKind::BadRecord(format!("ARC header line has a non-numeric length {declared:?}")), offset)
-        })?;
-        let block_length = length.checked_sub(sub_len).unwrap_or_else(|| {
-            notes.push(format!("ARC file header length {length} is shorter than its version block"));
-            0
-        });
+        let declared = fields.last().expect("ARC lines have fields").clone();
+        // Writers often leave the version block's last newline out of the
+        // length; only a larger shortfall is worth a warning.
+        if let Ok(length) = declared.trim().parse::<u64>() {
+            if sub_len > length + 1 {
+                notes.push(format!("ARC file header length {length} is shorter than its version block ({sub_len} bytes)"));
+            }
+        }
+        let block_length = declared_length(&declared, sub_len, &mut notes);
         let uri = fields[0].clone();
         let target_uri = Some(repair_target_uri(&uri, &mut notes));
         Ok(RecordHead {
@@ -407,18 +407,32 @@ impl<R: Read> ArchiveReader<R> {
             });
         }
         let left = self.block_left;
-        let skipped = self.src.skip(left)?;
-        self.block_read += skipped;
-        self.block_left -= skipped;
+        if self.damage.is_none() {
+            match self.src.skip(left) {
+                Ok(skipped) => {
+                    self.block_read += skipped;
+                    self.block_left -= skipped;
+                }
+                Err(e) if is_stream_damage(&e) => self.damage = Some(e),
+                Err(e) => return Err(e),
+            }
+        }
         let truncated_at = (self.block_left > 0).then_some(self.block_read);
         let block_end = self.src.decoded_pos();
         self.state = State::Between;
 
         // Blank lines after the record belong to it in a compressed member.
         let mut next_line = None;
-        loop {
+        while self.damage.is_none() {
             let pos = self.src.decoded_pos();
-            let n = headers::read_line(&mut self.src, &mut self.line, self.max_header)?;
+            let n = match headers::read_line(&mut self.src, &mut self.line, self.max_header) {
+                Ok(n) => n,
+                Err(e) if is_stream_damage(&e) => {
+                    self.damage = Some(e);
+                    break;
+                }
+                Err(e) => return Err(e),
+            };
             if n == 0 {
                 break;
             }
@@ -426,6 +440,22 @@ impl<R: Read> ArchiveReader<R> {
                 next_line = Some((std::mem::take(&mut self.line), pos));
                 break;
             }
+        }
+        if self.damage.is_some() {
+            // The member is unusable past this point: the record spans to
+            // where decoding stopped, and the next call resyncs.
+            let offset = if self.rec_first_in_member { self.rec_member_start } else { self.rec_offset };
+            let span = RecordSpan {
+                offset,
+                length: self.src.raw_pos().saturating_sub(offset),
+                seekable: !self.multi_record_members,
+                truncated_at: Some(self.block_read),
+            };
+            self.state = State::Broken;
+            self.broken_codec = true;
+            self.broken_member = self.src.member_start();
+            self.last_span = Some(span);
+            return Ok(span);
         }
         let compressed = self.src.compression() != Compression::None;
         let span = if compressed {
@@ -563,6 +593,18 @@ impl<R: Read> Fill for Block<'_, R> {
         if left == 0 {
             return Ok(&[]);
         }
+        if self.reader.damage.is_some() {
+            return Ok(&[]);
+        }
+        // A compressed stream that breaks inside the content ends the content
+        // there: the record is kept (flagged) and reading resumes after it.
+        if let Err(e) = self.reader.src.fill_buf() {
+            if !is_stream_damage(&e) {
+                return Err(e);
+            }
+            self.reader.damage = Some(e);
+            return Ok(&[]);
+        }
         let buf = self.reader.src.fill_buf()?;
         let n = (buf.len() as u64).min(left) as usize;
         Ok(&buf[..n])
@@ -592,6 +634,11 @@ const ARC_V2_FIELDS: [&str; 10] = [
     "filename",
     "length",
 ];
+
+/// Errors of the compressed stream itself (as opposed to the record's syntax).
+fn is_stream_damage(e: &Error) -> bool {
+    matches!(e.kind, ErrorKind::Truncated(_) | ErrorKind::Corrupt(_))
+}
 
 fn is_blank(line: &[u8]) -> bool {
     line.iter().all(|b| b.is_ascii_whitespace())
@@ -647,6 +694,20 @@ fn looks_like_arc_line(line: &[u8]) -> bool {
             && f[2].bytes().all(|b| b.is_ascii_digit());
     }
     false
+}
+
+/// A declared content length, less `sub` bytes already read. Like warcio, an
+/// unreadable or negative length reads as 0 (the bytes that follow are then
+/// passed over until the next record line).
+fn declared_length(value: &str, sub: u64, notes: &mut Vec<String>) -> u64 {
+    match value.trim().parse::<i64>() {
+        Ok(n) if n >= 0 && n as u64 >= sub => n as u64 - sub,
+        Ok(n) if n >= 0 => 0,
+        _ => {
+            notes.push(format!("invalid record length {value:?}, read as 0"));
+            0
+        }
+    }
 }
 
 /// warcio removes `<>` around a target URI (a wget 1.14 bug) and escapes spaces.
