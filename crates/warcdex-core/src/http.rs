@@ -54,7 +54,7 @@ pub fn decode_body(http: &StatusAndHeaders, raw: &[u8], limit: usize) -> Vec<u8>
     };
     let mut out = Vec::new();
     let ok = match encoding.as_deref() {
-        Some("gzip") | Some("x-gzip") => {
+        Some("gzip") => {
             flate2::read::MultiGzDecoder::new(body).take(limit as u64).read_to_end(&mut out).is_ok()
         }
         Some("deflate") => {
@@ -80,6 +80,9 @@ pub fn dechunk(raw: &[u8]) -> Vec<u8> {
     let mut pos = 0;
     loop {
         let Some(nl) = memchr::memchr(b'\n', &raw[pos..]) else {
+            if pos == 0 {
+                return raw.to_vec();
+            }
             break;
         };
         let line = std::str::from_utf8(&raw[pos..pos + nl]).unwrap_or("").trim();

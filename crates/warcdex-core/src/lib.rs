@@ -19,6 +19,7 @@ pub mod json;
 pub mod pipeline;
 pub mod post;
 pub mod reader;
+pub mod records;
 pub mod robots;
 pub mod sort;
 pub mod source;

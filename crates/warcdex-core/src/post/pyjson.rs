@@ -30,7 +30,9 @@ struct PyText(Vec<u8>);
 impl PyText {
     fn push(&mut self, code_point: u32) {
         match char::from_u32(code_point) {
-            Some(c) => self.0.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes()),
+            Some(c) => self
+                .0
+                .extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes()),
             // A surrogate: the same bit layout as any other three-byte sequence.
             None => self.0.extend_from_slice(&[
                 0xE0 | (code_point >> 12) as u8,
@@ -170,7 +172,11 @@ impl FlatFields {
 /// then parse one JSON text surrounded by optional whitespace.
 fn load(bytes: &[u8]) -> Result<Value, LoadError> {
     let text = decode_json_bytes(bytes).ok_or(LoadError::Other)?;
-    let mut parser = Parser { text: &text, pos: 0, depth: 0 };
+    let mut parser = Parser {
+        text: &text,
+        pos: 0,
+        depth: 0,
+    };
     parser.skip_whitespace();
     let value = parser.value()?;
     parser.skip_whitespace();
@@ -210,26 +216,30 @@ fn decode_json_bytes(bytes: &[u8]) -> Option<Vec<u32>> {
     }
 }
 
+/// A trailing partial unit is an error ("truncated data"), as in Python.
 fn decode_utf32(bytes: &[u8], unit: fn([u8; 4]) -> u32) -> Option<Vec<u32>> {
-    if bytes.len() % 4 != 0 {
+    let quads = bytes.chunks_exact(4);
+    if !quads.remainder().is_empty() {
         return None;
     }
-    bytes
-        .chunks_exact(4)
+    quads
         .map(|quad| unit([quad[0], quad[1], quad[2], quad[3]]))
         .map(|code_point| (code_point <= 0x10FFFF).then_some(code_point))
         .collect()
 }
 
 fn decode_utf16(bytes: &[u8], unit: fn([u8; 2]) -> u16) -> Option<Vec<u32>> {
-    if bytes.len() % 2 != 0 {
+    let pairs = bytes.chunks_exact(2);
+    if !pairs.remainder().is_empty() {
         return None;
     }
-    let units = bytes.chunks_exact(2).map(|pair| unit([pair[0], pair[1]]));
+    let units = pairs.map(|pair| unit([pair[0], pair[1]]));
     // Unpaired surrogates come through as themselves (`surrogatepass`).
     Some(
         char::decode_utf16(units)
-            .map(|decoded| decoded.map_or_else(|lone| u32::from(lone.unpaired_surrogate()), u32::from))
+            .map(|decoded| {
+                decoded.map_or_else(|lone| u32::from(lone.unpaired_surrogate()), u32::from)
+            })
             .collect(),
     )
 }
@@ -251,7 +261,8 @@ fn decode_utf8_surrogatepass(bytes: &[u8]) -> Option<Vec<u32>> {
                 code_points.extend(valid.chars().map(u32::from));
                 match *after {
                     [0xED, second @ 0xA0..=0xBF, third @ 0x80..=0xBF, ..] => {
-                        code_points.push(0xD000 | u32::from(second & 0x3F) << 6 | u32::from(third & 0x3F));
+                        code_points
+                            .push(0xD000 | u32::from(second & 0x3F) << 6 | u32::from(third & 0x3F));
                         rest = &after[3..];
                     }
                     _ => return None,
@@ -276,7 +287,10 @@ impl Parser<'_> {
 
     fn at(&self, literal: &str) -> bool {
         let rest = &self.text[self.pos.min(self.text.len())..];
-        literal.chars().map(u32::from).eq(rest.iter().copied().take(literal.len()))
+        literal
+            .chars()
+            .map(u32::from)
+            .eq(rest.iter().copied().take(literal.len()))
     }
 
     /// JSON whitespace only: space, tab, LF, CR.
@@ -310,7 +324,10 @@ impl Parser<'_> {
         value
     }
 
-    fn nested(&mut self, parse: fn(&mut Self) -> Result<Value, LoadError>) -> Result<Value, LoadError> {
+    fn nested(
+        &mut self,
+        parse: fn(&mut Self) -> Result<Value, LoadError>,
+    ) -> Result<Value, LoadError> {
         self.depth += 1;
         if self.depth > MAX_NESTING {
             return Err(LoadError::Other);
@@ -397,7 +414,10 @@ impl Parser<'_> {
     }
 
     fn escape(&mut self, text: &mut PyText) -> Result<(), LoadError> {
-        let c = self.peek().and_then(char::from_u32).ok_or(LoadError::Syntax)?;
+        let c = self
+            .peek()
+            .and_then(char::from_u32)
+            .ok_or(LoadError::Syntax)?;
         self.pos += 1;
         let unescaped = match c {
             '"' | '\\' | '/' => c,
@@ -441,7 +461,9 @@ impl Parser<'_> {
         }
         let mut unit = 0;
         for &c in &self.text[self.pos..self.pos + 4] {
-            let digit = char::from_u32(c).and_then(|c| c.to_digit(16)).ok_or(LoadError::Syntax)?;
+            let digit = char::from_u32(c)
+                .and_then(|c| c.to_digit(16))
+                .ok_or(LoadError::Syntax)?;
             unit = unit << 4 | digit;
         }
         self.pos += 4;
@@ -487,7 +509,10 @@ impl Parser<'_> {
                 self.pos = exponent_start;
             }
         }
-        let literal: String = self.text[start..self.pos].iter().filter_map(|&c| char::from_u32(c)).collect();
+        let literal: String = self.text[start..self.pos]
+            .iter()
+            .filter_map(|&c| char::from_u32(c))
+            .collect();
         if self.pos == integer_end {
             integer_text(&literal).map(|text| Value::Scalar(PyText::from_str(&text)))
         } else {
@@ -503,7 +528,11 @@ fn integer_text(literal: &str) -> Result<String, LoadError> {
     if digits.len() > MAX_INT_DIGITS {
         return Err(LoadError::Other);
     }
-    Ok(if digits == "0" { digits.to_owned() } else { literal.to_owned() })
+    Ok(if digits == "0" {
+        digits.to_owned()
+    } else {
+        literal.to_owned()
+    })
 }
 
 #[cfg(test)]
@@ -516,18 +545,25 @@ mod tests {
 
     #[test]
     fn flattens_with_renamed_repeats() {
-        assert_eq!(query(r#"{"a": "b", "c": {"a": 2}, "d": "e"}"#).unwrap(), "a=b&a.2_=2&d=e");
+        assert_eq!(
+            query(r#"{"a": "b", "c": {"a": 2}, "d": "e"}"#).unwrap(),
+            "a=b&a.2_=2&d=e"
+        );
         assert_eq!(
             query(r#"{"values": [true, false, null], "x": {"values": [3, 4.0]}}"#).unwrap(),
             "values=True&values.2_=False&values.3_=None&values.4_=3&values.5_=4.0"
         );
-        assert_eq!(query(r#"[{"a":1},{"a.2_":5},{"a":7}]"#).unwrap(), "a=1&a.2_=7");
+        assert_eq!(
+            query(r#"[{"a":1},{"a.2_":5},{"a":7}]"#).unwrap(),
+            "a=1&a.2_=7"
+        );
     }
 
     #[test]
     fn python_value_rendering() {
         assert_eq!(
-            query(r#"{"a":1e400,"b":-0.0,"c":-0,"d":1e16,"h":NaN,"i":-Infinity,"j":1.5e-7}"#).unwrap(),
+            query(r#"{"a":1e400,"b":-0.0,"c":-0,"d":1e16,"h":NaN,"i":-Infinity,"j":1.5e-7}"#)
+                .unwrap(),
             "a=inf&b=-0.0&c=0&d=1e%2B16&h=nan&i=-inf&j=1.5e-07"
         );
         assert_eq!(query(r#"{"a":1,"b":2,"a":3}"#).unwrap(), "a=3&b=2");
@@ -551,7 +587,10 @@ mod tests {
 
     #[test]
     fn encodings_are_sniffed() {
-        let utf16: Vec<u8> = "\u{feff}{\"a\":\"é\"}".encode_utf16().flat_map(u16::to_le_bytes).collect();
+        let utf16: Vec<u8> = "\u{feff}{\"a\":\"é\"}"
+            .encode_utf16()
+            .flat_map(u16::to_le_bytes)
+            .collect();
         assert_eq!(json_body_query(&utf16).unwrap(), "a=%C3%A9");
         assert_eq!(json_body_query(b"\xEF\xBB\xBF{\"a\":1}").unwrap(), "a=1");
         assert_eq!(json_body_query(b"\xEF\xBB\xBF\xEF\xBB\xBF{\"a\":1}"), None);

@@ -43,15 +43,17 @@ fn decimal_value(c: char) -> Option<u8> {
 }
 
 /// A number as Python's `int(text)` reads it (base 10), or `None` where
-/// `int()` raises `ValueError`. Magnitudes beyond `u64` saturate: callers only
-/// use the value to decide how many body bytes to read.
+/// `int()` raises `ValueError`. Magnitudes beyond `i128` saturate: callers
+/// only compare the value with byte counts and `isize::MAX`.
 pub(super) fn parse_py_int(text: &str) -> Option<i128> {
-    let text = py_strip(text);
+    // Unlike `str.strip()`, `int()` keeps U+001C..U+001F (they fail as
+    // digits): its notion of space is exactly Unicode White_Space.
+    let text = text.trim_matches(char::is_whitespace);
     let (negative, digits) = match text.strip_prefix('-') {
         Some(rest) => (true, rest),
         None => (false, text.strip_prefix('+').unwrap_or(text)),
     };
-    let mut magnitude: u64 = 0;
+    let mut magnitude: u128 = 0;
     let mut digit_count = 0;
     let mut previous_was_digit = false;
     for c in digits.chars() {
@@ -64,14 +66,16 @@ pub(super) fn parse_py_int(text: &str) -> Option<i128> {
             continue;
         }
         let digit = decimal_value(c)?;
-        magnitude = magnitude.saturating_mul(10).saturating_add(u64::from(digit));
+        magnitude = magnitude
+            .saturating_mul(10)
+            .saturating_add(u128::from(digit));
         digit_count += 1;
         previous_was_digit = true;
     }
     if !previous_was_digit || digit_count > MAX_INT_DIGITS {
         return None;
     }
-    let magnitude = i128::from(magnitude);
+    let magnitude = i128::try_from(magnitude).unwrap_or(i128::MAX);
     Some(if negative { -magnitude } else { magnitude })
 }
 
@@ -90,7 +94,9 @@ pub(super) fn unquote_plus(text: &str) -> String {
     while !rest.is_empty() {
         let ascii_len = rest.bytes().take_while(u8::is_ascii).count();
         let (ascii_run, after) = rest.split_at(ascii_len);
-        decoded.push_str(&String::from_utf8_lossy(&percent_decode(ascii_run.as_bytes())));
+        decoded.push_str(&String::from_utf8_lossy(&percent_decode(
+            ascii_run.as_bytes(),
+        )));
         let other_len = after.find(|c: char| c.is_ascii()).unwrap_or(after.len());
         let (non_ascii_run, after) = after.split_at(other_len);
         decoded.push_str(non_ascii_run);
@@ -171,12 +177,7 @@ pub(super) fn py_float_repr(value: f64) -> String {
     if value.is_infinite() {
         return if value > 0.0 { "inf" } else { "-inf" }.to_owned();
     }
-    // Rust's `{:e}` yields the same shortest round-trip digits as Python's
-    // repr, as `d.ddd e N`; only the layout differs.
-    let scientific = format!("{:e}", value.abs());
-    let (mantissa, exponent) = scientific.split_once('e').expect("`{:e}` always has an exponent");
-    let digits: String = mantissa.chars().filter(|c| *c != '.').collect();
-    let exponent: i32 = exponent.parse().expect("`{:e}` exponent is an integer");
+    let (digits, exponent) = shortest_digits(value.abs());
     let sign = if value.is_sign_negative() { "-" } else { "" };
     // Position of the decimal point relative to the start of `digits`.
     let point = exponent + 1;
@@ -186,6 +187,77 @@ pub(super) fn py_float_repr(value: f64) -> String {
         scientific_layout(&digits, exponent)
     };
     format!("{sign}{body}")
+}
+
+/// The shortest digits that read back as `value` (no trailing zeros) and
+/// the decimal exponent of the first one, as Python's `repr` picks them.
+///
+/// Rust's `{:e}` finds the same digits except when the exact binary value
+/// lies halfway between two equally short candidates: Python then takes the
+/// one ending in an even digit, Rust the upper one.
+fn shortest_digits(value: f64) -> (String, i32) {
+    let (digits, exponent) = split_scientific(&format!("{value:e}"));
+    // A double has at most 767 significant decimal digits, so 800 shows its
+    // exact value.
+    let (exact, exact_exponent) = split_scientific(&format!("{value:.800e}"));
+    let length = digits.len();
+    let is_tie = exact_exponent == exponent
+        && exact.as_bytes().get(length) == Some(&b'5')
+        && exact[length + 1..].bytes().all(|digit| digit == b'0');
+    if !is_tie {
+        return (digits, exponent);
+    }
+    let lower = exact[..length].to_owned();
+    let (upper, upper_exponent) = increment_digits(&lower, exponent);
+    let lower_is_even = lower
+        .bytes()
+        .last()
+        .is_some_and(|digit| matches!(digit, b'0' | b'2' | b'4' | b'6' | b'8'));
+    let (even, even_exponent) = if lower_is_even {
+        (lower, exponent)
+    } else {
+        (upper, upper_exponent)
+    };
+    let even = even.trim_end_matches('0').to_owned();
+    let reads_back =
+        format!("{}e{}", even, even_exponent - (even.len() as i32 - 1)).parse() == Ok(value);
+    if reads_back && even.len() == length {
+        (even, even_exponent)
+    } else {
+        (digits, exponent)
+    }
+}
+
+/// `d.ddde±N` → (`dddd`, N).
+fn split_scientific(scientific: &str) -> (String, i32) {
+    let (mantissa, exponent) = scientific
+        .split_once('e')
+        .expect("`{:e}` always has an exponent");
+    let digits = mantissa.chars().filter(|c| *c != '.').collect();
+    (
+        digits,
+        exponent.parse().expect("`{:e}` exponent is an integer"),
+    )
+}
+
+/// Adds one in the last place of a digit string, carrying into a new
+/// leading digit (and a higher exponent) when needed.
+fn increment_digits(digits: &str, exponent: i32) -> (String, i32) {
+    let mut bytes = digits.as_bytes().to_vec();
+    for digit in bytes.iter_mut().rev() {
+        if *digit == b'9' {
+            *digit = b'0';
+        } else {
+            *digit += 1;
+            return (String::from_utf8(bytes).expect("ASCII digits"), exponent);
+        }
+    }
+    bytes.insert(0, b'1');
+    bytes.pop();
+    (
+        String::from_utf8(bytes).expect("ASCII digits"),
+        exponent + 1,
+    )
 }
 
 fn positional(digits: &str, point: i32) -> String {
@@ -202,7 +274,11 @@ fn positional(digits: &str, point: i32) -> String {
 
 fn scientific_layout(digits: &str, exponent: i32) -> String {
     let (first, rest) = digits.split_at(1);
-    let fraction = if rest.is_empty() { String::new() } else { format!(".{rest}") };
+    let fraction = if rest.is_empty() {
+        String::new()
+    } else {
+        format!(".{rest}")
+    };
     let sign = if exponent < 0 { '-' } else { '+' };
     format!("{first}{fraction}e{sign}{:02}", exponent.unsigned_abs())
 }
@@ -237,18 +313,50 @@ pub(super) enum Codec {
 /// `utf8`, `u8`, `l1`, `iso_8859_1`, `us-ascii`). Any other name, whether
 /// Python knows it or not, gives `None`.
 pub(super) fn lookup_codec(name: &str) -> Option<Codec> {
-    const UTF8: &[&str] = &["utf_8", "cp65001", "u8", "utf", "utf8", "utf8_ucs2", "utf8_ucs4"];
+    const UTF8: &[&str] = &[
+        "utf_8",
+        "cp65001",
+        "u8",
+        "utf",
+        "utf8",
+        "utf8_ucs2",
+        "utf8_ucs4",
+    ];
     const LATIN1: &[&str] = &[
-        "latin_1", "iso8859_1", "8859", "cp819", "csisolatin1", "ibm819", "iso8859",
-        "iso_8859_1", "iso_8859_1_1987", "iso_ir_100", "l1", "latin", "latin1",
+        "latin_1",
+        "iso8859_1",
+        "8859",
+        "cp819",
+        "csisolatin1",
+        "ibm819",
+        "iso8859",
+        "iso_8859_1",
+        "iso_8859_1_1987",
+        "iso_ir_100",
+        "l1",
+        "latin",
+        "latin1",
     ];
     const ASCII: &[&str] = &[
-        "ascii", "646", "ansi_x3.4_1968", "ansi_x3.4_1986", "ansi_x3_4_1968", "cp367",
-        "csascii", "ibm367", "iso646_us", "iso_646.irv_1991", "iso_ir_6", "us", "us_ascii",
+        "ascii",
+        "646",
+        "ansi_x3.4_1968",
+        "ansi_x3.4_1986",
+        "ansi_x3_4_1968",
+        "cp367",
+        "csascii",
+        "ibm367",
+        "iso646_us",
+        "iso_646.irv_1991",
+        "iso_ir_6",
+        "us",
+        "us_ascii",
     ];
     let normalized = normalize_codec_name(name);
     let underscored = normalized.replace('.', "_");
-    let known = |names: &[&str]| names.contains(&normalized.as_str()) || names.contains(&underscored.as_str());
+    let known = |names: &[&str]| {
+        names.contains(&normalized.as_str()) || names.contains(&underscored.as_str())
+    };
     if known(UTF8) {
         Some(Codec::Utf8)
     } else if known(LATIN1) {
@@ -288,7 +396,9 @@ pub(super) fn decode_strict(bytes: &[u8], codec: Codec) -> Option<String> {
     match codec {
         Codec::Utf8 => String::from_utf8(bytes.to_vec()).ok(),
         Codec::Latin1 => Some(bytes.iter().map(|&b| char::from(b)).collect()),
-        Codec::Ascii => bytes.is_ascii().then(|| String::from_utf8_lossy(bytes).into_owned()),
+        Codec::Ascii => bytes
+            .is_ascii()
+            .then(|| String::from_utf8_lossy(bytes).into_owned()),
     }
 }
 
@@ -299,13 +409,16 @@ mod tests {
     #[test]
     fn int_parsing_follows_python() {
         assert_eq!(parse_py_int("12"), Some(12));
-        assert_eq!(parse_py_int(" +1_000 \u{1c}"), Some(1000));
+        assert_eq!(parse_py_int(" +1_000 \u{b}\u{3000}"), Some(1000));
+        assert_eq!(parse_py_int("3\u{1c}"), None);
         assert_eq!(parse_py_int("-5"), Some(-5));
         assert_eq!(parse_py_int("\u{ff12}\u{0663}"), Some(23));
-        for bad in ["", " ", "1__0", "_1", "1_", "0x10", "1.0", "- 1", "+-1", "1\u{0}"] {
+        for bad in [
+            "", " ", "1__0", "_1", "1_", "0x10", "1.0", "- 1", "+-1", "1\u{0}",
+        ] {
             assert_eq!(parse_py_int(bad), None, "{bad:?}");
         }
-        assert_eq!(parse_py_int(&"9".repeat(4300)), Some(i128::from(u64::MAX)));
+        assert_eq!(parse_py_int(&"9".repeat(4300)), Some(i128::MAX));
         assert_eq!(parse_py_int(&"9".repeat(4301)), None);
     }
 
@@ -325,6 +438,7 @@ mod tests {
     }
 
     #[test]
+    #[allow(clippy::excessive_precision)] // the exact binary values are the point
     fn float_repr_matches_python() {
         let cases = [
             (0.1, "0.1"),
@@ -337,6 +451,12 @@ mod tests {
             (1.5e-7, "1.5e-07"),
             (123456789.125, "123456789.125"),
             (5e-324, "5e-324"),
+            (1.5e-323, "1.5e-323"),
+            (677094678653030.25, "677094678653030.2"),
+            (677094678653030.75, "677094678653030.8"),
+            (-82820151387220.125, "-82820151387220.12"),
+            (9007199254740993.0, "9007199254740992.0"),
+            (1e23, "1e+23"),
             (1.7976931348623157e308, "1.7976931348623157e+308"),
             (f64::INFINITY, "inf"),
             (f64::NEG_INFINITY, "-inf"),
