@@ -27,9 +27,18 @@ enum Pipeline {
     Finished,
 }
 
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    /// Index rows as JSON objects.
+    Index,
+    /// Index lines as text in the job's format (the JSON buffer holds the text).
+    Lines(Format),
+    Records,
+}
+
 struct State {
     pipeline: Pipeline,
-    records: bool,
+    kind: Kind,
     index: IndexOptions,
     payload: PayloadMode,
 }
@@ -49,36 +58,44 @@ pub struct Batch {
     pub payloads: Option<Buffer>,
 }
 
-fn new_cursor(source: Source, name: String, options_json: &str, records: bool, push: Option<Arc<PushQueue>>) -> Result<Cursor> {
+fn new_cursor(source: Source, name: String, options_json: &str, kind: &str, push: Option<Arc<PushQueue>>) -> Result<Cursor> {
     let opts = JobOptions::parse(options_json)?;
     let mut index = opts.index_options()?;
     if index.filename.is_empty() {
-        index.filename = std::path::Path::new(&name).file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let root = opts.dir_root.as_ref().map(std::path::PathBuf::from);
+        index.filename = warcdex_core::inputs::index_filename(std::path::Path::new(&name), root.as_deref());
     }
+    let kind = match kind {
+        "index" => Kind::Index,
+        "records" => Kind::Records,
+        "lines" => Kind::Lines(opts.job()?.format),
+        other => return Err(Error::from_reason(format!("unknown cursor kind {other:?}"))),
+    };
     let payload = match opts.keep_payload_bytes {
         Some(n) if n > 0.0 => PayloadMode::Keep(n as usize),
         _ => PayloadMode::Skip,
     };
     Ok(Cursor {
-        state: Arc::new(Mutex::new(State { pipeline: Pipeline::Closed(source, name), records, index, payload })),
+        state: Arc::new(Mutex::new(State { pipeline: Pipeline::Closed(source, name), kind, index, payload })),
         push,
     })
 }
 
 #[napi]
 impl Cursor {
-    /// A cursor over a file. `kind` is "index" or "records".
+    /// A cursor over a file. `kind` is "index" (rows as JSON), "lines" (index
+    /// text in the options' format) or "records".
     #[napi(factory)]
     pub fn open_file(path: String, options_json: String, kind: String) -> Result<Cursor> {
         let file = File::open(&path).map_err(|e| Error::from_reason(format!("{path}: cannot open: {e}")))?;
-        new_cursor(Box::new(std::io::BufReader::with_capacity(1 << 16, file)), path, &options_json, kind == "records", None)
+        new_cursor(Box::new(std::io::BufReader::with_capacity(1 << 16, file)), path, &options_json, &kind, None)
     }
 
     /// A cursor over bytes pushed from JavaScript.
     #[napi(factory)]
     pub fn open_push(name: String, options_json: String, kind: String) -> Result<Cursor> {
         let q = PushQueue::new();
-        new_cursor(Box::new(PushReader(q.clone())), name, &options_json, kind == "records", Some(q))
+        new_cursor(Box::new(PushReader(q.clone())), name, &options_json, &kind, Some(q))
     }
 
     /// Queues a chunk (copied) for a push cursor.
@@ -156,7 +173,7 @@ impl Task for NextBatch {
             if let Pipeline::Closed(..) = st.pipeline {
                 let Pipeline::Closed(src, name) = std::mem::replace(&mut st.pipeline, Pipeline::Finished) else { unreachable!() };
                 let reader = ArchiveReader::new(src, &name).map_err(crate::js_error)?;
-                st.pipeline = if st.records {
+                st.pipeline = if st.kind == Kind::Records {
                     Pipeline::Records(Box::new(RecordIter::new(reader, st.payload)))
                 } else {
                     Pipeline::Index(Box::new(Indexer::new(reader, st.index.clone())))
@@ -165,18 +182,42 @@ impl Task for NextBatch {
             let mut json = String::with_capacity(64 << 10);
             let mut payloads = Vec::new();
             let mut n = 0;
-            json.push('[');
+            // Lines cursors return text lines, with problems as JSON in `payloads`.
+            let mut problems = String::from("[");
+            let lines = match st.kind {
+                Kind::Lines(f) => Some(f),
+                _ => None,
+            };
+            if lines.is_none() {
+                json.push('[');
+            }
             while n < self.max {
                 let item_start = json.len();
-                if n > 0 {
+                if n > 0 && lines.is_none() {
                     json.push(',');
                 }
                 let more = match &mut st.pipeline {
                     Pipeline::Index(ix) => match ix.next_event() {
                         Some(Event::Entry(e)) => {
-                            let mut line = String::new();
-                            write_line(&mut line, Format::Ndjson, &e);
-                            json.push_str(line.trim_end());
+                            match lines {
+                                Some(f) => write_line(&mut json, f, &e),
+                                None => {
+                                    write_line(&mut json, Format::Ndjson, &e);
+                                    json.pop();
+                                }
+                            }
+                            true
+                        }
+                        Some(ev @ (Event::Skipped(_) | Event::Warning(_))) if lines.is_some() => {
+                            let (skipped, e) = match ev {
+                                Event::Skipped(e) => (true, e),
+                                Event::Warning(e) => (false, e),
+                                Event::Entry(_) => unreachable!(),
+                            };
+                            if problems.len() > 1 {
+                                problems.push(',');
+                            }
+                            problem_json(&mut problems, skipped, &e);
                             true
                         }
                         Some(Event::Skipped(e)) => {
@@ -213,11 +254,15 @@ impl Task for NextBatch {
                 }
                 n += 1;
             }
-            json.push(']');
             if n == 0 {
                 return Ok(None);
             }
-            let payloads = if st.records && matches!(st.payload, PayloadMode::Keep(_)) { Some(payloads) } else { None };
+            if lines.is_some() {
+                problems.push(']');
+                return Ok(Some((json.into_bytes(), Some(problems.into_bytes()))));
+            }
+            json.push(']');
+            let payloads = if st.kind == Kind::Records && matches!(st.payload, PayloadMode::Keep(_)) { Some(payloads) } else { None };
             Ok(Some((json.into_bytes(), payloads)))
         })
     }

@@ -1,0 +1,266 @@
+// The `warcdex` command. Data goes to standard output, progress and problems
+// to standard error. Exit codes: 0 all input read; 1 some input could not be
+// read (bad records or files, reported on stderr); 2 usage error; 3 the job
+// itself failed (e.g. the output cannot be written).
+import { readFileSync, statSync } from 'node:fs'
+import { parseArgs, type ParseArgsConfig } from 'node:util'
+
+import { ArchiveError } from './errors.js'
+import { generateSample, writeIndex } from './index.js'
+import { native } from './native.js'
+import { ProgressBar } from './progress.js'
+import type { IndexFormat, IndexStyle, Problem } from './types.js'
+
+const EXIT_OK = 0
+const EXIT_BAD_INPUT = 1
+const EXIT_USAGE = 2
+const EXIT_FAILED = 3
+
+class UsageError extends Error {}
+
+const MAIN_HELP = `warcdex: web-archive indexing
+
+Usage: warcdex <command> [options]
+
+Commands:
+  index    write a CDXJ, CDX or NDJSON index of WARC/ARC files
+  sample   write a realistic sample collection of WARC/ARC files
+
+Run 'warcdex <command> --help' for a command's options.
+`
+
+const INDEX_HELP = `Usage: warcdex index [options] INPUT...
+
+Indexes WARC and ARC files (uncompressed, .gz per record or whole-file, .xz,
+.zst), compatible with cdxj-indexer. INPUT is a file, a directory (searched
+recursively for *.warc, *.arc, optionally .gz/.xz/.zst) or '-' to read a list
+of paths from standard input, one per line.
+
+Options:
+  -f, --format FORMAT   cdxj (default), cdx11, cdx9 or ndjson (every field)
+      --style STYLE     cdxj-indexer (default) or cdx-writer (Internet Archive
+                        conventions: mime 'unk', redirects, robots flags)
+  -a, --all             index every record, including request and warcinfo
+      --records LIST    index only these record types (comma-separated)
+  -p, --post-append     key POST/PUT captures by their request body
+  -s, --sort            sort the output (bounded memory) and drop duplicate lines
+      --verify          recompute block and payload digests, report mismatches
+  -o, --output FILE     write the index to FILE instead of standard output
+      --dir-root DIR    write file names relative to DIR instead of base names
+      --strict          stop at the first record that cannot be read
+      --skip-bad        report bad records and go on (the default)
+  -q, --quiet           no progress bar, warnings or summary on standard error
+  -h, --help            show this help
+
+Exit codes: 0 everything was read; 1 some records or files could not be read
+(each reported on standard error with file and byte offset); 2 usage error;
+3 the job failed (for example, the output could not be written).
+`
+
+const SAMPLE_HELP = `Usage: warcdex sample [options] DIR
+
+Writes a realistic, reproducible sample collection (request, response,
+revisit, resource and metadata records over many hosts, MIME types,
+statuses and dates) into DIR.
+
+Options:
+      --format FORMAT   warc.gz (default), warc, warc.zst, warc.xz, arc, arc.gz
+      --files N         number of files (default 3)
+      --size BYTES      approximate uncompressed size of each file (default 4000000)
+      --hosts N         number of hosts (default 40)
+      --seed N          random seed (default 42)
+      --no-digests      leave out WARC-Payload-Digest (indexers must compute it)
+  -h, --help            show this help
+`
+
+const HELP_OPTION = { help: { type: 'boolean', short: 'h' } } as const
+
+function parse<O extends NonNullable<ParseArgsConfig['options']>>(args: string[], options: O, help: string) {
+  try {
+    return parseArgs({ args, options: { ...options, ...HELP_OPTION }, allowPositionals: true, strict: true })
+  } catch (e) {
+    throw new UsageError(`${(e as Error).message}\n\n${help}`)
+  }
+}
+
+function readPathList(): string[] {
+  return readFileSync(0, 'utf8')
+    .split('\n')
+    .map((l) => l.replace(/\r$/, ''))
+    .filter((l) => l.trim() !== '')
+}
+
+async function indexCommand(args: string[]): Promise<number> {
+  const { values, positionals } = parse(
+    args,
+    {
+      format: { type: 'string', short: 'f' },
+      style: { type: 'string' },
+      all: { type: 'boolean', short: 'a' },
+      records: { type: 'string' },
+      'post-append': { type: 'boolean', short: 'p' },
+      sort: { type: 'boolean', short: 's' },
+      verify: { type: 'boolean' },
+      output: { type: 'string', short: 'o' },
+      'dir-root': { type: 'string' },
+      strict: { type: 'boolean' },
+      'skip-bad': { type: 'boolean' },
+      quiet: { type: 'boolean', short: 'q' },
+    } as const,
+    INDEX_HELP,
+  )
+  if (values.help) {
+    process.stdout.write(INDEX_HELP)
+    return EXIT_OK
+  }
+  const format = (values.format ?? 'cdxj') as IndexFormat
+  if (!['cdxj', 'cdx11', 'cdx9', 'ndjson'].includes(format)) throw new UsageError(`unknown --format ${format}\n\n${INDEX_HELP}`)
+  const style = (values.style ?? 'cdxj-indexer') as IndexStyle
+  if (!['cdxj-indexer', 'cdx-writer'].includes(style)) throw new UsageError(`unknown --style ${style}\n\n${INDEX_HELP}`)
+  if (values.strict && values['skip-bad']) throw new UsageError('--strict and --skip-bad exclude each other')
+  if (values.all && values.records) throw new UsageError('--all and --records exclude each other')
+  if (positionals.length === 0) throw new UsageError(`no INPUT given\n\n${INDEX_HELP}`)
+
+  const inputs = positionals.flatMap((p) => (p === '-' ? readPathList() : [p]))
+  let files: string[]
+  try {
+    files = native.expandInputs(inputs)
+  } catch (e) {
+    process.stderr.write(`warcdex: ${(e as Error).message}\n`)
+    return EXIT_BAD_INPUT
+  }
+  const quiet = values.quiet ?? false
+  const sizes = files.map((f) => {
+    try {
+      return statSync(f).size
+    } catch {
+      return 0
+    }
+  })
+  const total = sizes.reduce((a, b) => a + b, 0)
+  const bar = !quiet && process.stderr.isTTY ? new ProgressBar(total) : undefined
+  let doneBefore = 0
+  let fileIndex = -1
+  let bad = 0
+  const controller = new AbortController()
+  const onSigint = () => controller.abort()
+  process.once('SIGINT', onSigint)
+  const started = Date.now()
+  try {
+    const summary = await writeIndex(files, {
+      format,
+      style,
+      records: values.all ? 'all' : values.records ? values.records.split(',') : 'default',
+      postAppend: values['post-append'] ?? false,
+      sort: values.sort ?? false,
+      verify: values.verify ?? false,
+      output: values.output,
+      dirRoot: values['dir-root'],
+      strict: values.strict ?? false,
+      signal: controller.signal,
+      onProgress: ({ file, fileBytes, entries }) => {
+        if (!bar) return
+        const i = files.indexOf(file)
+        if (i !== fileIndex && i >= 0) {
+          doneBefore = sizes.slice(0, i).reduce((a, b) => a + b, 0)
+          fileIndex = i
+        }
+        bar.update(doneBefore + fileBytes, entries)
+      },
+      onProblem: (p: Problem) => {
+        if (p.event === 'skipped') bad++
+        if (quiet) return
+        bar?.clear()
+        process.stderr.write(`warcdex: ${p.event === 'skipped' ? 'skipped' : 'warning'}: ${p.message}\n`)
+      },
+    })
+    bar?.clear()
+    if (!quiet) {
+      const secs = ((Date.now() - started) / 1000).toFixed(1)
+      process.stderr.write(
+        `warcdex: ${summary.entries} rows from ${summary.records} records in ${summary.files} files; ` +
+          `${summary.skipped} skipped (${summary.bytesSkipped} bytes), ${summary.warnings} warnings; ${secs}s` +
+          (summary.cancelled ? ' (interrupted)' : '') +
+          '\n',
+      )
+    }
+    if (summary.cancelled) return 130
+    return summary.skipped > 0 || bad > 0 ? EXIT_BAD_INPUT : EXIT_OK
+  } catch (e) {
+    bar?.clear()
+    if (e instanceof ArchiveError) {
+      process.stderr.write(`warcdex: stopped (--strict): ${e.message}\n`)
+      return EXIT_BAD_INPUT
+    }
+    throw e
+  } finally {
+    process.off('SIGINT', onSigint)
+  }
+}
+
+async function sampleCommand(args: string[]): Promise<number> {
+  const { values, positionals } = parse(
+    args,
+    {
+      format: { type: 'string' },
+      files: { type: 'string' },
+      size: { type: 'string' },
+      hosts: { type: 'string' },
+      seed: { type: 'string' },
+      'no-digests': { type: 'boolean' },
+    } as const,
+    SAMPLE_HELP,
+  )
+  if (values.help) {
+    process.stdout.write(SAMPLE_HELP)
+    return EXIT_OK
+  }
+  if (positionals.length !== 1) throw new UsageError(`give one output DIR\n\n${SAMPLE_HELP}`)
+  const num = (v: string | undefined, name: string, dflt: number) => {
+    if (v === undefined) return dflt
+    const n = Number(v)
+    if (!Number.isFinite(n) || n < 0) throw new UsageError(`--${name} needs a number, not ${v}`)
+    return n
+  }
+  const files = await generateSample(positionals[0]!, {
+    format: values.format ?? 'warc.gz',
+    files: num(values.files, 'files', 3),
+    targetBytes: num(values.size, 'size', 4_000_000),
+    hosts: num(values.hosts, 'hosts', 40),
+    seed: num(values.seed, 'seed', 42),
+    omitPayloadDigest: values['no-digests'] ?? false,
+  })
+  for (const f of files) process.stderr.write(`warcdex: wrote ${f.path} (${f.records} records, ${f.bytes} bytes)\n`)
+  return EXIT_OK
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv
+  try {
+    switch (command) {
+      case 'index':
+        return await indexCommand(rest)
+      case 'sample':
+        return await sampleCommand(rest)
+      case undefined:
+      case '-h':
+      case '--help':
+      case 'help':
+        process.stdout.write(MAIN_HELP)
+        return command === undefined ? EXIT_USAGE : EXIT_OK
+      case '--version':
+      case '-V':
+        process.stdout.write(`warcdex ${native.nativeVersion()}\n`)
+        return EXIT_OK
+      default:
+        throw new UsageError(`unknown command '${command}'\n\n${MAIN_HELP}`)
+    }
+  } catch (e) {
+    if (e instanceof UsageError) {
+      process.stderr.write(`warcdex: ${e.message}${e.message.endsWith('\n') ? '' : '\n'}`)
+      return EXIT_USAGE
+    }
+    process.stderr.write(`warcdex: ${(e as Error).message}\n`)
+    return EXIT_FAILED
+  }
+}
