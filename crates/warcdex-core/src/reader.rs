@@ -211,6 +211,11 @@ impl<R: Read> ArchiveReader<R> {
             None => self.src.decoded_pos(),
         };
         match self.read_head() {
+            Ok(None) if self.stats.records == 0 && self.stats.errors == 0 => {
+                // Say so once: an input without a single record is not silently "done".
+                self.stats.errors += 1;
+                Err(self.error_here(ErrorKind::NotAnArchive("no WARC or ARC record in this input".into()), 0))
+            }
             Ok(h) => Ok(h),
             Err(e) => {
                 self.fail(&e);

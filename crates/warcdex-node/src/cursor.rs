@@ -172,7 +172,20 @@ impl Task for NextBatch {
             let st = &mut *st;
             if let Pipeline::Closed(..) = st.pipeline {
                 let Pipeline::Closed(src, name) = std::mem::replace(&mut st.pipeline, Pipeline::Finished) else { unreachable!() };
-                let reader = ArchiveReader::new(src, &name).map_err(crate::js_error)?;
+                let reader = match ArchiveReader::new(src, &name) {
+                    Ok(r) => r,
+                    Err(e) => {
+                        // An input that is not an archive (or empty) is reported like a
+                        // bad record, so callers see it through the same channel.
+                        let skipped = e.message() != "empty file";
+                        let mut json = String::new();
+                        problem_json(&mut json, skipped, &e);
+                        return Ok(Some(match st.kind {
+                            Kind::Lines(_) => (Vec::new(), Some(format!("[{json}]").into_bytes())),
+                            _ => (format!("[{json}]").into_bytes(), None),
+                        }));
+                    }
+                };
                 st.pipeline = if st.kind == Kind::Records {
                     Pipeline::Records(Box::new(RecordIter::new(reader, st.payload)))
                 } else {
