@@ -175,6 +175,8 @@ async function indexCommand(args: string[]): Promise<number> {
       },
     })
     bar?.clear()
+    // The reader of our output went away (`| head`): nothing more to say.
+    if (summary.brokenPipe) return EXIT_OK
     if (!quiet) {
       const secs = ((Date.now() - started) / 1000).toFixed(1)
       process.stderr.write(
