@@ -53,7 +53,8 @@ Options:
   -h, --help            show this help
 
 Exit codes: 0 everything was read; 1 some records or files could not be read
-(each reported on standard error with file and byte offset); 2 usage error;
+(each reported on standard error with file and byte offset) or, with
+--verify, some digests did not match; 2 usage error;
 3 the job failed (for example, the output could not be written).
 `
 
@@ -168,7 +169,7 @@ async function indexCommand(args: string[]): Promise<number> {
         bar.update(doneBefore + fileBytes, entries)
       },
       onProblem: (p: Problem) => {
-        if (p.event === 'skipped') bad++
+        if (p.event === 'skipped' || p.code === 'EDIGEST') bad++
         if (quiet) return
         bar?.clear()
         process.stderr.write(`warcdex: ${p.event === 'skipped' ? 'skipped' : 'warning'}: ${p.message}\n`)
@@ -187,6 +188,7 @@ async function indexCommand(args: string[]): Promise<number> {
       )
     }
     if (summary.cancelled) return 130
+    // Digest mismatches found by --verify also count as bad input.
     return summary.skipped > 0 || bad > 0 ? EXIT_BAD_INPUT : EXIT_OK
   } catch (e) {
     bar?.clear()

@@ -14,7 +14,7 @@ export type IndexStyle = 'cdxj-indexer' | 'cdx-writer'
 /** A record that could not be read (skipped) or a warning about one. */
 export interface Problem {
   event: 'skipped' | 'warning'
-  /** ENOTARCHIVE, ETRUNCATED, ECORRUPT, EBADRECORD, EIO, EUNSUPPORTED */
+  /** ENOTARCHIVE, ETRUNCATED, ECORRUPT, EBADRECORD, EIO, EUNSUPPORTED, EDIGEST (--verify) */
   code: string
   /** The input's name. */
   source: string

@@ -17,6 +17,8 @@ pub enum ErrorKind {
     BadRecord(String),
     /// Not an error of the input: a limit or an option refuses the work.
     Unsupported(String),
+    /// A digest stated in a record does not match its content (`--verify`).
+    DigestMismatch(String),
 }
 
 /// An error of one input, at one byte offset of the (compressed) file.
@@ -41,7 +43,8 @@ impl Error {
             | ErrorKind::Truncated(m)
             | ErrorKind::Corrupt(m)
             | ErrorKind::BadRecord(m)
-            | ErrorKind::Unsupported(m) => m,
+            | ErrorKind::Unsupported(m)
+            | ErrorKind::DigestMismatch(m) => m,
         }
     }
 
@@ -54,6 +57,7 @@ impl Error {
             ErrorKind::Corrupt(_) => "ECORRUPT",
             ErrorKind::BadRecord(_) => "EBADRECORD",
             ErrorKind::Unsupported(_) => "EUNSUPPORTED",
+            ErrorKind::DigestMismatch(_) => "EDIGEST",
         }
     }
 }

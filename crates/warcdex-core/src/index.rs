@@ -349,18 +349,13 @@ impl<R: Read> Indexer<R> {
             }
         }
         let span = self.reader.finish_record()?;
-        if let Some(mut damage) = self.reader.take_damage() {
-            damage.kind = ErrorKind::Truncated(format!(
-                "record kept with the {} of {} content bytes that could be decoded: {}",
-                span.truncated_at.unwrap_or(0),
-                head.block_length,
-                damage.message()
-            ));
+        if let Some(damage) = self.reader.take_damage() {
             self.queue.push_back(Event::Warning(damage));
         } else if let Some(t) = span.truncated_at {
+            let declared = if head.format == RecordFormat::Arc { "ARC length field" } else { "Content-Length" };
             let w = Error::new(
                 ErrorKind::Truncated(format!(
-                    "record content ends after {t} of {} bytes (Content-Length)",
+                    "record content ends after {t} of {} bytes ({declared})",
                     head.block_length
                 )),
                 self.reader.name(),
@@ -469,7 +464,7 @@ impl<R: Read> Indexer<R> {
             let computed_b32 = computed.trim_start_matches("sha1:");
             if stated_b32 != computed_b32 {
                 let w = Error::new(
-                    ErrorKind::Corrupt(format!("{label} mismatch: record says {stated}, content is sha1:{computed_b32}")),
+                    ErrorKind::DigestMismatch(format!("{label} mismatch: record says {stated}, content is sha1:{computed_b32}")),
                     self.reader.name(),
                     Some(span.offset),
                 );

@@ -13,6 +13,11 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 
 /// Runs `f`, turning a panic into an error (so it never unwinds into Node).
 pub(crate) fn guard<T>(what: &str, f: impl FnOnce() -> napi::Result<T>) -> napi::Result<T> {
+    static QUIET_HOOK: std::sync::Once = std::sync::Once::new();
+    // The panic reaches JavaScript as an error; one line on stderr is enough.
+    QUIET_HOOK.call_once(|| {
+        std::panic::set_hook(Box::new(|info| eprintln!("warcdex: internal error: {info}")));
+    });
     match catch_unwind(AssertUnwindSafe(f)) {
         Ok(r) => r,
         Err(payload) => {

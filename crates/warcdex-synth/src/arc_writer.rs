@@ -30,9 +30,21 @@ pub(crate) struct ArcWriter<S: RecordSink> {
 impl<S: RecordSink> ArcWriter<S> {
     pub fn new(sink: S, organization: &str) -> Self {
         // Fields are space-separated; the origin code must not contain any.
-        let organization: String = organization.chars().filter(|c| !c.is_whitespace()).collect();
-        let organization = if organization.is_empty() { "warcdex".into() } else { organization };
-        ArcWriter { sink, organization, buf: Vec::with_capacity(1 << 20), counts: RecordCounts::default() }
+        let organization: String = organization
+            .chars()
+            .filter(|c| !c.is_whitespace())
+            .collect();
+        let organization = if organization.is_empty() {
+            "warcdex".into()
+        } else {
+            organization
+        };
+        ArcWriter {
+            sink,
+            organization,
+            buf: Vec::with_capacity(1 << 20),
+            counts: RecordCounts::default(),
+        }
     }
 
     fn record(&mut self, line: &str, parts: &[&[u8]]) -> io::Result<()> {
@@ -50,7 +62,13 @@ impl<S: RecordSink> ArcWriter<S> {
 /// ARC's content-type field: the bare media type, since parameters would
 /// introduce spaces; "no-type" when the server sent none.
 fn arc_mime(ct: Option<&str>) -> String {
-    match ct.map(|c| c.split(';').next().unwrap_or("").trim().to_ascii_lowercase()) {
+    match ct.map(|c| {
+        c.split(';')
+            .next()
+            .unwrap_or("")
+            .trim()
+            .to_ascii_lowercase()
+    }) {
         Some(m) if !m.is_empty() => m,
         _ => "no-type".into(),
     }
@@ -58,8 +76,16 @@ fn arc_mime(ct: Option<&str>) -> String {
 
 impl<S: RecordSink> ArchiveWriter for ArcWriter<S> {
     fn header(&mut self, h: &FileHeader) -> io::Result<()> {
-        let rest = format!("1 0 {}\nURL IP-address Archive-date Content-type Archive-length\n", self.organization);
-        let line = format!("filedesc://{} 0.0.0.0 {} text/plain {}", h.filename, h.date.digits14(), rest.len());
+        let rest = format!(
+            "1 0 {}\nURL IP-address Archive-date Content-type Archive-length\n",
+            self.organization
+        );
+        let line = format!(
+            "filedesc://{} 0.0.0.0 {} text/plain {}",
+            h.filename,
+            h.date.digits14(),
+            rest.len()
+        );
         self.counts.warcinfo += 1;
         self.record(&line, &[rest.as_bytes()])
     }
@@ -67,7 +93,14 @@ impl<S: RecordSink> ArchiveWriter for ArcWriter<S> {
     fn exchange(&mut self, x: &Exchange) -> io::Result<()> {
         debug_assert!(x.refers_to.is_none(), "ARC has no revisit records");
         let len = x.response_head.len() + x.body.len();
-        let line = format!("{} {} {} {} {}", x.url, x.ip, x.date.digits14(), arc_mime(x.content_type), len);
+        let line = format!(
+            "{} {} {} {} {}",
+            x.url,
+            x.ip,
+            x.date.digits14(),
+            arc_mime(x.content_type),
+            len
+        );
         self.counts.response += 1;
         self.record(&line, &[x.response_head, x.body])
     }
@@ -83,7 +116,13 @@ impl<S: RecordSink> ArchiveWriter for ArcWriter<S> {
             return Ok(());
         }
         // The IP field of a dns record is the resolver; unknown here.
-        let line = format!("{} 0.0.0.0 {} {} {}", r.uri, r.date.digits14(), r.content_type, r.body.len());
+        let line = format!(
+            "{} 0.0.0.0 {} {} {}",
+            r.uri,
+            r.date.digits14(),
+            r.content_type,
+            r.body.len()
+        );
         self.counts.resource += 1;
         self.record(&line, &[r.body])
     }

@@ -30,8 +30,14 @@ pub const WARC_ZSTD_DICT_MAGIC: u32 = 0x184D_2A5D;
 enum State {
     Plain,
     Gzip(GzipStream),
-    Zstd { cctx: zstd::bulk::Compressor<'static>, buf: Vec<u8> },
-    Xz { level: u32, buf: Vec<u8> },
+    Zstd {
+        cctx: zstd::bulk::Compressor<'static>,
+        buf: Vec<u8>,
+    },
+    Xz {
+        level: u32,
+        buf: Vec<u8>,
+    },
 }
 
 pub(crate) struct FileSink {
@@ -50,7 +56,12 @@ pub(crate) struct Levels {
 impl FileSink {
     /// `dictionary`: for zstd, a trained dictionary and whether to store it
     /// zstd-compressed inside the skippable frame.
-    pub fn create(file: File, codec: Codec, levels: &Levels, dictionary: Option<(&[u8], bool)>) -> io::Result<FileSink> {
+    pub fn create(
+        file: File,
+        codec: Codec,
+        levels: &Levels,
+        dictionary: Option<(&[u8], bool)>,
+    ) -> io::Result<FileSink> {
         let mut out = BufWriter::with_capacity(1 << 20, file);
         let state = match codec {
             Codec::Plain => State::Plain,
@@ -58,7 +69,11 @@ impl FileSink {
             Codec::Zstd => {
                 let mut cctx = match dictionary {
                     Some((dict, compressed)) => {
-                        let stored = if compressed { zstd::bulk::compress(dict, 19)? } else { dict.to_vec() };
+                        let stored = if compressed {
+                            zstd::bulk::compress(dict, 19)?
+                        } else {
+                            dict.to_vec()
+                        };
                         out.write_all(&WARC_ZSTD_DICT_MAGIC.to_le_bytes())?;
                         out.write_all(&(stored.len() as u32).to_le_bytes())?;
                         out.write_all(&stored)?;
@@ -70,11 +85,22 @@ impl FileSink {
                 // buffers; the checksum matches what `zstd` (CLI) writes.
                 cctx.set_parameter(zstd::zstd_safe::CParameter::ChecksumFlag(true))?;
                 cctx.set_parameter(zstd::zstd_safe::CParameter::ContentSizeFlag(true))?;
-                State::Zstd { cctx, buf: Vec::new() }
+                State::Zstd {
+                    cctx,
+                    buf: Vec::new(),
+                }
             }
-            Codec::Xz => State::Xz { level: levels.xz, buf: Vec::new() },
+            Codec::Xz => State::Xz {
+                level: levels.xz,
+                buf: Vec::new(),
+            },
         };
-        let mut sink = FileSink { out, state, per_record: codec != Codec::GzipWhole, uncompressed: 0 };
+        let mut sink = FileSink {
+            out,
+            state,
+            per_record: codec != Codec::GzipWhole,
+            uncompressed: 0,
+        };
         if let (State::Gzip(g), false) = (&mut sink.state, sink.per_record) {
             g.begin(&mut sink.out)?;
         }
@@ -88,7 +114,11 @@ impl FileSink {
             g.end(&mut self.out)?;
         }
         self.out.flush()?;
-        self.out.into_inner().map_err(|e| e.into_error())?.sync_all().or(Ok(()))
+        self.out
+            .into_inner()
+            .map_err(|e| e.into_error())?
+            .sync_all()
+            .or(Ok(()))
     }
 }
 
@@ -135,7 +165,11 @@ struct GzipStream {
 
 impl GzipStream {
     fn new(level: u32) -> GzipStream {
-        GzipStream { deflate: Compress::new(Compression::new(level), false), crc: Crc::new(), buf: Vec::with_capacity(256 << 10) }
+        GzipStream {
+            deflate: Compress::new(Compression::new(level), false),
+            crc: Crc::new(),
+            buf: Vec::with_capacity(256 << 10),
+        }
     }
 
     fn begin(&mut self, out: &mut impl Write) -> io::Result<()> {
@@ -156,14 +190,19 @@ impl GzipStream {
         out.write_all(&self.crc.amount().to_le_bytes())
     }
 
-    fn run(&mut self, mut input: &[u8], flush: FlushCompress, out: &mut impl Write) -> io::Result<()> {
+    fn run(
+        &mut self,
+        mut input: &[u8],
+        flush: FlushCompress,
+        out: &mut impl Write,
+    ) -> io::Result<()> {
         loop {
             self.buf.clear();
             let before = self.deflate.total_in();
             let status = self
                 .deflate
                 .compress_vec(input, &mut self.buf, flush)
-                .map_err(|e| io::Error::new(io::ErrorKind::Other, e))?;
+                .map_err(io::Error::other)?;
             input = &input[(self.deflate.total_in() - before) as usize..];
             out.write_all(&self.buf)?;
             let output_full = self.buf.len() == self.buf.capacity();
@@ -183,10 +222,20 @@ impl GzipStream {
 /// initializing large match-finder tables.
 fn xz_stream(level: u32, record: &[u8], out: &mut Vec<u8>) -> io::Result<()> {
     use liblzma::stream::{Action, Check, Filters, LzmaOptions, Status, Stream};
-    let err = |e: liblzma::stream::Error| io::Error::new(io::ErrorKind::Other, e);
+    let err = |e: liblzma::stream::Error| io::Error::other(e);
     let mut opts = LzmaOptions::new_preset(level).map_err(err)?;
-    let preset_dict = [256u32 << 10, 1 << 20, 2 << 20, 4 << 20, 4 << 20, 8 << 20, 8 << 20, 16 << 20, 32 << 20, 64 << 20]
-        [level.min(9) as usize];
+    let preset_dict = [
+        256u32 << 10,
+        1 << 20,
+        2 << 20,
+        4 << 20,
+        4 << 20,
+        8 << 20,
+        8 << 20,
+        16 << 20,
+        32 << 20,
+        64 << 20,
+    ][level.min(9) as usize];
     let dict = (record.len().max(4096).next_power_of_two() as u64).min(preset_dict as u64) as u32;
     opts.dict_size(dict);
     let mut filters = Filters::new();
@@ -200,7 +249,9 @@ fn xz_stream(level: u32, record: &[u8], out: &mut Vec<u8>) -> io::Result<()> {
             out.reserve(out.capacity().max(64 << 10));
         }
         let before = stream.total_in();
-        let status = stream.process_vec(input, out, Action::Finish).map_err(err)?;
+        let status = stream
+            .process_vec(input, out, Action::Finish)
+            .map_err(err)?;
         input = &input[(stream.total_in() - before) as usize..];
         if status == Status::StreamEnd {
             return Ok(());
@@ -217,14 +268,19 @@ pub(crate) struct SampleSink {
 
 impl SampleSink {
     pub fn new(max_sample: usize) -> SampleSink {
-        SampleSink { samples: Vec::new(), max_sample, uncompressed: 0 }
+        SampleSink {
+            samples: Vec::new(),
+            max_sample,
+            uncompressed: 0,
+        }
     }
 }
 
 impl RecordSink for SampleSink {
     fn put(&mut self, record: &[u8]) -> io::Result<()> {
         self.uncompressed += record.len() as u64;
-        self.samples.push(record[..record.len().min(self.max_sample)].to_vec());
+        self.samples
+            .push(record[..record.len().min(self.max_sample)].to_vec());
         Ok(())
     }
 
@@ -249,7 +305,9 @@ mod tests {
             g.end(&mut out).unwrap();
         }
         let mut s = Vec::new();
-        flate2::read::MultiGzDecoder::new(&out[..]).read_to_end(&mut s).unwrap();
+        flate2::read::MultiGzDecoder::new(&out[..])
+            .read_to_end(&mut s)
+            .unwrap();
         assert_eq!(s.len(), 6 + 300_000 + 5);
     }
 
@@ -258,7 +316,9 @@ mod tests {
         let mut buf = Vec::new();
         xz_stream(6, b"some record text", &mut buf).unwrap();
         let mut s = Vec::new();
-        liblzma::read::XzDecoder::new(&buf[..]).read_to_end(&mut s).unwrap();
+        liblzma::read::XzDecoder::new(&buf[..])
+            .read_to_end(&mut s)
+            .unwrap();
         assert_eq!(s, b"some record text");
     }
 }

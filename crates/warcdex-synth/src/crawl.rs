@@ -11,6 +11,7 @@ use crate::rng::{Cumulative, Rng};
 /// Internationalized labels: (ASCII/punycode form used in URLs, Unicode form
 /// kept only for documentation and the site name). Punycode verified with
 /// Python's codec.
+#[rustfmt::skip]
 const IDN_LABELS: &[(&str, &str, &str)] = &[
     ("xn--bcher-kva", "bücher", "de"),
     ("xn--mnchen-3ya", "münchen", "de"),
@@ -22,6 +23,7 @@ const IDN_LABELS: &[(&str, &str, &str)] = &[
     ("xn--hxajbheg2az3al", "παράδειγμα", "gr"),
 ];
 
+#[rustfmt::skip]
 const TLDS: &[(&str, f64, &str)] = &[
     ("com", 0.45, "en"), ("org", 0.10, "en"), ("net", 0.07, "en"), ("de", 0.06, "de"),
     ("co.uk", 0.05, "en"), ("fr", 0.03, "fr"), ("nl", 0.03, "nl"), ("edu", 0.03, "en"),
@@ -34,8 +36,17 @@ const SUBDOMAINS: &[&str] = &[
 ];
 
 const SERVERS: &[&str] = &[
-    "nginx", "nginx/1.18.0 (Ubuntu)", "Apache/2.4.41 (Ubuntu)", "Apache", "cloudflare",
-    "Microsoft-IIS/10.0", "LiteSpeed", "openresty", "AmazonS3", "gws", "Apache/2.2.15 (CentOS)",
+    "nginx",
+    "nginx/1.18.0 (Ubuntu)",
+    "Apache/2.4.41 (Ubuntu)",
+    "Apache",
+    "cloudflare",
+    "Microsoft-IIS/10.0",
+    "LiteSpeed",
+    "openresty",
+    "AmazonS3",
+    "gws",
+    "Apache/2.2.15 (CentOS)",
 ];
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -64,7 +75,6 @@ pub struct Host {
     pub powered_by: Option<&'static str>,
     pub site_name: String,
     pub lang: &'static str,
-    pub idn: bool,
 }
 
 impl Host {
@@ -94,7 +104,6 @@ impl Host {
 #[derive(Clone, Debug)]
 pub struct Page {
     pub host: usize,
-    pub id: u64,
     pub kind: Kind,
     /// Path and query, without any session id.
     pub path: String,
@@ -122,11 +131,11 @@ pub struct Site {
 
 fn pseudo_word(rng: &mut Rng) -> String {
     const SYL: &[&str] = &[
-        "ka", "lo", "ver", "mi", "tan", "zu", "bel", "ro", "sen", "dor", "ax", "qui", "fen",
-        "ti", "mar", "nex", "pol", "ur", "sta", "vi", "gen", "ko", "lum", "pra",
+        "ka", "lo", "ver", "mi", "tan", "zu", "bel", "ro", "sen", "dor", "ax", "qui", "fen", "ti",
+        "mar", "nex", "pol", "ur", "sta", "vi", "gen", "ko", "lum", "pra",
     ];
     let n = 2 + rng.below(2);
-    (0..n).map(|_| *rng.pick(SYL)).collect()
+    (0..n).map(|_| rng.pick(SYL)).collect()
 }
 
 impl Site {
@@ -137,16 +146,22 @@ impl Site {
         let mut names = std::collections::HashSet::new();
         let mut list = Vec::with_capacity(hosts);
         let mut i = 0usize;
+        let mut special = Vec::new();
         while list.len() < hosts {
             // Fixed positions guarantee IDN hosts and explicit ports even in
             // a collection of only a handful of hosts.
             let slot = i % 40;
             i += 1;
-            let mut idn = false;
             let (base, tld, lang) = if slot == 3 || slot == 27 {
-                idn = true;
-                let (ascii, _unicode, tld) = IDN_LABELS[(i / 40 * 2 + (slot == 27) as usize) % IDN_LABELS.len()];
-                let lang = match tld { "de" | "ch" => "de", "fr" => "fr", "jp" => "ja", "gr" => "el", _ => "ru" };
+                let (ascii, _unicode, tld) =
+                    IDN_LABELS[(i / 40 * 2 + (slot == 27) as usize) % IDN_LABELS.len()];
+                let lang = match tld {
+                    "de" | "ch" => "de",
+                    "fr" => "fr",
+                    "jp" => "ja",
+                    "gr" => "el",
+                    _ => "ru",
+                };
                 (ascii.to_string(), tld, lang)
             } else {
                 let t = &TLDS[rng.weighted(&tld_weights)];
@@ -166,6 +181,9 @@ impl Site {
             if !names.insert(name.clone()) {
                 continue;
             }
+            if matches!(slot, 3 | 5 | 27 | 31) {
+                special.push(list.len());
+            }
             let https = rng.chance(0.7);
             let port = if slot == 5 {
                 Some(if https { 8443 } else { 8080 })
@@ -175,8 +193,13 @@ impl Site {
                 None
             };
             // Public-looking addresses; only ever written into files.
-            let first = *rng.pick(&[23u8, 34, 45, 52, 64, 93, 104, 142, 151, 185, 199, 203, 213]);
-            let ip = [first, rng.below(256) as u8, rng.below(256) as u8, 1 + rng.below(254) as u8];
+            let first = rng.pick(&[23u8, 34, 45, 52, 64, 93, 104, 142, 151, 185, 199, 203, 213]);
+            let ip = [
+                first,
+                rng.below(256) as u8,
+                rng.below(256) as u8,
+                1 + rng.below(254) as u8,
+            ];
             let session = match rng.below(20) {
                 0 => SessionStyle::JSessionId,
                 1 => SessionStyle::PhpSessId,
@@ -198,18 +221,28 @@ impl Site {
                 server: rng.pick(SERVERS),
                 lowercase_headers: rng.chance(0.05),
                 session,
-                powered_by: if rng.chance(0.15) { Some(*rng.pick(&["PHP/7.4.3", "PHP/5.6.40", "Express", "ASP.NET"])) } else { None },
+                powered_by: if rng.chance(0.15) {
+                    Some(rng.pick(&["PHP/7.4.3", "PHP/5.6.40", "Express", "ASP.NET"]))
+                } else {
+                    None
+                },
                 site_name,
                 lang,
-                idn,
             });
         }
-        // Popularity is Zipf over a shuffled order, so the special hosts
-        // (IDN, ports) are not always the most or least crawled.
+        // Popularity is Zipf over a shuffled order; the first IDN host and
+        // the first host with a port are then moved to middling ranks so
+        // that even a small sample file contains captures of both, without
+        // making them a large share of a big crawl.
         let mut order: Vec<usize> = (0..hosts).collect();
         for k in (1..order.len()).rev() {
             let j = rng.below(k as u64 + 1) as usize;
             order.swap(k, j);
+        }
+        for (k, &h) in special.iter().take(2).enumerate() {
+            let want = ((k + 1) * hosts / 5).clamp(1, hosts - 1);
+            let at = order.iter().position(|&x| x == h).expect("host in order");
+            order.swap(at, want);
         }
         let mut weights = vec![0.0; hosts];
         for (rank, &h) in order.iter().enumerate() {
@@ -235,7 +268,14 @@ impl Site {
         let w = |r: &mut Rng| self.words[r.below(self.words.len() as u64) as usize].as_str();
         let base_page = |kind: Kind, path: String, r: &mut Rng| {
             let spec = kind.spec();
-            Page { host: h, id, kind, path, base_size: r.log_normal(spec.median, spec.sigma), post: false, session: false }
+            Page {
+                host: h,
+                kind,
+                path,
+                base_size: r.log_normal(spec.median, spec.sigma),
+                post: false,
+                session: false,
+            }
         };
         if id == HOME {
             return base_page(Kind::Html, "/".into(), &mut r);
@@ -252,40 +292,90 @@ impl Site {
             Kind::Html => match r.below(12) {
                 0 => format!("/{}/{}-{}.html", w(&mut r), w(&mut r), w(&mut r)),
                 1 => format!("/{}/{}/", w(&mut r), w(&mut r)),
-                2 => format!("/{}/{:02}/{}-{}-{}/", r.range(2005, 2024), r.range(1, 12), w(&mut r), w(&mut r), w(&mut r)),
+                2 => format!(
+                    "/{}/{:02}/{}-{}-{}/",
+                    r.range(2005, 2024),
+                    r.range(1, 12),
+                    w(&mut r),
+                    w(&mut r),
+                    w(&mut r)
+                ),
                 3 => format!("/index.php?id={}", r.below(100_000)),
-                4 => format!("/{}?page={}&sort={}", w(&mut r), r.range(2, 40), r.pick(&["date", "name", "relevance"])),
+                4 => format!(
+                    "/{}?page={}&sort={}",
+                    w(&mut r),
+                    r.range(2, 40),
+                    r.pick(&["date", "name", "relevance"])
+                ),
                 5 => format!("/article/{}", r.below(10_000_000)),
                 6 => format!("/{}/{}.aspx", w(&mut r), w(&mut r)),
                 7 => format!("/{}/{}%20{}.html", w(&mut r), w(&mut r), w(&mut r)),
                 8 => {
                     post = true;
-                    r.pick(&["/search", "/login", "/comment/submit", "/api/contact", "/cart/add"]).to_string()
+                    r.pick(&[
+                        "/search",
+                        "/login",
+                        "/comment/submit",
+                        "/api/contact",
+                        "/cart/add",
+                    ])
+                    .to_string()
                 }
                 9 => format!("/search?q={}+{}&lang=en", w(&mut r), w(&mut r)),
                 _ => format!("/{}/{}", w(&mut r), w(&mut r)),
             },
             Kind::Css | Kind::Js => match r.below(3) {
                 0 => format!("/static/{ext}/{}.{}.{ext}", w(&mut r), r.hex(8)),
-                1 => format!("/wp-includes/{ext}/{}.min.{ext}?ver=5.{}.{}", w(&mut r), r.below(9), r.below(9)),
+                1 => format!(
+                    "/wp-includes/{ext}/{}.min.{ext}?ver=5.{}.{}",
+                    w(&mut r),
+                    r.below(9),
+                    r.below(9)
+                ),
                 _ => format!("/assets/{}.{ext}", w(&mut r)),
             },
             Kind::Jpeg | Kind::Png | Kind::Gif | Kind::Webp => match r.below(3) {
                 0 => format!("/images/{}-{}.{ext}", w(&mut r), r.below(10_000)),
                 1 => format!(
                     "/wp-content/uploads/{}/{:02}/{}-{}-{}x{}.{ext}",
-                    r.range(2010, 2024), r.range(1, 12), w(&mut r), w(&mut r), 100 * r.range(1, 12), 75 * r.range(1, 12)
+                    r.range(2010, 2024),
+                    r.range(1, 12),
+                    w(&mut r),
+                    w(&mut r),
+                    100 * r.range(1, 12),
+                    75 * r.range(1, 12)
                 ),
                 _ => format!("/media/{}/{}.{ext}", r.hex(2), r.hex(24)),
             },
             Kind::Ico => "/favicon.ico".into(),
-            Kind::Json => format!("/api/v1/{}?page={}&limit={}", w(&mut r), r.range(1, 50), r.pick(&[10, 20, 50, 100])),
-            Kind::Xml => if r.chance(0.5) { "/feed/".into() } else { format!("/{}/rss.xml", w(&mut r)) },
+            Kind::Json => format!(
+                "/api/v1/{}?page={}&limit={}",
+                w(&mut r),
+                r.range(1, 50),
+                r.pick(&[10, 20, 50, 100])
+            ),
+            Kind::Xml => {
+                if r.chance(0.5) {
+                    "/feed/".into()
+                } else {
+                    format!("/{}/rss.xml", w(&mut r))
+                }
+            }
             Kind::Svg => format!("/assets/icons/{}.svg", w(&mut r)),
             Kind::Woff2 => format!("/fonts/{}-regular.woff2", w(&mut r)),
-            Kind::Pdf => format!("/files/{}-{}-{}.pdf", w(&mut r), w(&mut r), r.range(2000, 2024)),
+            Kind::Pdf => format!(
+                "/files/{}-{}-{}.pdf",
+                w(&mut r),
+                w(&mut r),
+                r.range(2000, 2024)
+            ),
             Kind::Mp4 => format!("/media/video/{}-{}.mp4", w(&mut r), r.below(1000)),
-            Kind::Zip => format!("/downloads/{}-{}.{}.zip", w(&mut r), r.range(1, 9), r.below(20)),
+            Kind::Zip => format!(
+                "/downloads/{}-{}.{}.zip",
+                w(&mut r),
+                r.range(1, 9),
+                r.below(20)
+            ),
             Kind::Text => format!("/{}/{}.txt", w(&mut r), w(&mut r)),
         };
         // A few very long URLs: tracking parameters plus an opaque state blob.
@@ -294,12 +384,22 @@ impl Site {
             let blob_len = r.range(1500, 6000) as usize;
             path = format!(
                 "{path}{sep}utm_source={}&utm_medium=email&utm_campaign={}&state={}",
-                w(&mut r), r.hex(12), r.token(blob_len)
+                w(&mut r),
+                r.hex(12),
+                r.token(blob_len)
             );
         }
-        let session = kind == Kind::Html && self.hosts[h].session != SessionStyle::None && r.chance(0.5);
+        let session =
+            kind == Kind::Html && self.hosts[h].session != SessionStyle::None && r.chance(0.5);
         let spec = kind.spec();
-        Page { host: h, id, kind, path, base_size: r.log_normal(spec.median, spec.sigma), post, session }
+        Page {
+            host: h,
+            kind,
+            path,
+            base_size: r.log_normal(spec.median, spec.sigma),
+            post,
+            session,
+        }
     }
 
     /// Absolute URL of a capture of `page`; pages with sessions get a fresh
@@ -315,7 +415,11 @@ impl Site {
                     path.insert_str(at, &format!(";jsessionid={sid}"));
                 }
                 SessionStyle::PhpSessId | SessionStyle::Sid => {
-                    let name = if host.session == SessionStyle::Sid { "sid" } else { "PHPSESSID" };
+                    let name = if host.session == SessionStyle::Sid {
+                        "sid"
+                    } else {
+                        "PHPSESSID"
+                    };
                     let sep = if path.contains('?') { '&' } else { '?' };
                     path.push_str(&format!("{sep}{name}={}", sid.to_lowercase()));
                 }
@@ -333,7 +437,14 @@ impl Site {
             .map(|_| {
                 if rng.chance(0.15) && self.hosts.len() > 1 {
                     let other = self.pick_host(rng);
-                    let page = self.page(other, if rng.chance(0.5) { HOME } else { random_page_id(rng) });
+                    let page = self.page(
+                        other,
+                        if rng.chance(0.5) {
+                            HOME
+                        } else {
+                            random_page_id(rng)
+                        },
+                    );
                     let abs = self.url(&page, None);
                     (abs.clone(), abs)
                 } else {
@@ -362,7 +473,7 @@ mod tests {
     fn special_hosts_present_even_when_few() {
         let site = Site::new(42, 6);
         assert_eq!(site.hosts.len(), 6);
-        assert!(site.hosts.iter().any(|h| h.idn && h.name.contains("xn--")));
+        assert!(site.hosts.iter().any(|h| h.name.contains("xn--")));
         assert!(site.hosts.iter().any(|h| h.port.is_some()));
     }
 
@@ -373,6 +484,9 @@ mod tests {
         let b = site.page(3, 12345);
         assert_eq!(a.path, b.path);
         assert_eq!(a.kind, b.kind);
-        assert_eq!(site.url(&site.page(0, HOME), None), format!("{}/", site.hosts[0].origin()));
+        assert_eq!(
+            site.url(&site.page(0, HOME), None),
+            format!("{}/", site.hosts[0].origin())
+        );
     }
 }

@@ -4,7 +4,8 @@ use crate::crawl::Host;
 use crate::rng::Rng;
 use crate::time::Timestamp;
 
-pub const USER_AGENT: &str = "Mozilla/5.0 (compatible; warcdex-synth/0.1; +https://warcdex.invalid/bot)";
+pub const USER_AGENT: &str =
+    "Mozilla/5.0 (compatible; warcdex-synth/0.1; +https://warcdex.invalid/bot)";
 
 pub fn reason(status: u16) -> &'static str {
     match status {
@@ -40,7 +41,8 @@ struct Head {
 impl Head {
     fn line(&mut self, name: &str, value: &str) {
         if self.lower {
-            self.buf.extend(name.bytes().map(|b| b.to_ascii_lowercase()));
+            self.buf
+                .extend(name.bytes().map(|b| b.to_ascii_lowercase()));
         } else {
             self.buf.extend_from_slice(name.as_bytes());
         }
@@ -69,8 +71,12 @@ pub struct ResponseHead<'a> {
 
 /// Status line and headers, ending with the blank line.
 pub fn response_head(rng: &mut Rng, host: &Host, r: &ResponseHead) -> Vec<u8> {
-    let mut h = Head { buf: Vec::with_capacity(512), lower: host.lowercase_headers };
-    h.buf.extend_from_slice(format!("HTTP/1.1 {} {}\r\n", r.status, reason(r.status)).as_bytes());
+    let mut h = Head {
+        buf: Vec::with_capacity(512),
+        lower: host.lowercase_headers,
+    };
+    h.buf
+        .extend_from_slice(format!("HTTP/1.1 {} {}\r\n", r.status, reason(r.status)).as_bytes());
     h.line("Date", &r.date.http_date());
     h.line("Server", host.server);
     if let Some(ct) = r.content_type {
@@ -81,19 +87,41 @@ pub fn response_head(rng: &mut Rng, host: &Host, r: &ResponseHead) -> Vec<u8> {
         Framing::Chunked => h.line("Transfer-Encoding", "chunked"),
         Framing::None => {}
     }
-    h.line("Connection", if rng.chance(0.6) { "close" } else { "keep-alive" });
+    h.line(
+        "Connection",
+        if rng.chance(0.6) {
+            "close"
+        } else {
+            "keep-alive"
+        },
+    );
     if let Some(loc) = r.location {
         h.line("Location", loc);
     }
     if r.cacheable && r.status == 200 {
         if rng.chance(0.5) {
             let age = 86_400 * (1 + rng.below(2000)) as i64;
-            h.line("Last-Modified", &Timestamp { secs: r.date.secs - age, nanos: 0 }.http_date());
+            h.line(
+                "Last-Modified",
+                &Timestamp {
+                    secs: r.date.secs - age,
+                    nanos: 0,
+                }
+                .http_date(),
+            );
         }
         if rng.chance(0.5) {
             h.line("ETag", &format!("\"{}-{}\"", rng.hex(8), rng.hex(12)));
         }
-        h.line("Cache-Control", rng.pick(&["max-age=3600", "public, max-age=31536000", "no-cache", "private, max-age=0"]));
+        h.line(
+            "Cache-Control",
+            rng.pick(&[
+                "max-age=3600",
+                "public, max-age=31536000",
+                "no-cache",
+                "private, max-age=0",
+            ]),
+        );
         if rng.chance(0.3) {
             h.line("Accept-Ranges", "bytes");
         }
@@ -102,13 +130,19 @@ pub fn response_head(rng: &mut Rng, host: &Host, r: &ResponseHead) -> Vec<u8> {
         h.line("X-Powered-By", p);
     }
     if host.session != crate::crawl::SessionStyle::None && rng.chance(0.3) {
-        h.line("Set-Cookie", &format!("session={}; Path=/; HttpOnly", rng.hex(32)));
+        h.line(
+            "Set-Cookie",
+            &format!("session={}; Path=/; HttpOnly", rng.hex(32)),
+        );
     }
     if r.content_type.is_some_and(|c| c.starts_with("text/")) {
         h.line("Vary", "Accept-Encoding");
     }
     if host.scheme == "https" && rng.chance(0.3) {
-        h.line("Strict-Transport-Security", "max-age=31536000; includeSubDomains");
+        h.line(
+            "Strict-Transport-Security",
+            "max-age=31536000; includeSubDomains",
+        );
     }
     h.buf.extend_from_slice(b"\r\n");
     h.buf
@@ -127,14 +161,21 @@ pub struct RequestHead<'a> {
 
 /// Request line and headers in the order Heritrix writes them.
 pub fn request_head(rng: &mut Rng, r: &RequestHead) -> Vec<u8> {
-    let mut h = Head { buf: Vec::with_capacity(512), lower: false };
-    h.buf.extend_from_slice(format!("{} {} HTTP/1.1\r\n", r.method, r.target).as_bytes());
+    let mut h = Head {
+        buf: Vec::with_capacity(512),
+        lower: false,
+    };
+    h.buf
+        .extend_from_slice(format!("{} {} HTTP/1.1\r\n", r.method, r.target).as_bytes());
     h.line("User-Agent", USER_AGENT);
     h.line("Connection", "close");
     if let Some(refr) = r.referer {
         h.line("Referer", refr);
     }
-    h.line("Accept", "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8");
+    h.line(
+        "Accept",
+        "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8",
+    );
     h.line("Host", &r.host.authority());
     if let Some(t) = r.if_modified_since {
         h.line("If-Modified-Since", &t.http_date());
@@ -153,7 +194,7 @@ pub fn request_head(rng: &mut Rng, r: &RequestHead) -> Vec<u8> {
 /// Chunked transfer coding of `body` appended to `out`, with chunk sizes
 /// like real servers use (a fixed buffer size per response).
 pub fn chunk(rng: &mut Rng, body: &[u8], out: &mut Vec<u8>) {
-    let size = *rng.pick(&[1024usize, 4096, 8000, 8192, 16384, 32768]);
+    let size = rng.pick(&[1024usize, 4096, 8000, 8192, 16384, 32768]);
     for piece in body.chunks(size) {
         out.extend_from_slice(format!("{:x}\r\n", piece.len()).as_bytes());
         out.extend_from_slice(piece);

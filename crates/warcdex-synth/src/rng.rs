@@ -17,7 +17,7 @@ pub fn splitmix64(state: &mut u64) -> u64 {
 /// Stateless mix of a few words into one; gives every (seed, host, page)
 /// tuple its own independent stream without keeping any table.
 pub fn hash(parts: &[u64]) -> u64 {
-    let mut s = 0x5EED_0F_C0FF_EEu64;
+    let mut s = 0x5EED_0FC0_FFEE_u64;
     let mut acc = 0;
     for &p in parts {
         s ^= p;
@@ -88,8 +88,8 @@ impl Rng {
         self.f64() < p
     }
 
-    pub fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
-        &items[self.below(items.len() as u64) as usize]
+    pub fn pick<T: Copy>(&mut self, items: &[T]) -> T {
+        items[self.below(items.len() as u64) as usize]
     }
 
     /// Index drawn with probability proportional to `weights[i]`.
@@ -142,7 +142,14 @@ impl Rng {
         let h = |r: std::ops::Range<usize>| -> String {
             b[r].iter().map(|x| format!("{x:02x}")).collect()
         };
-        format!("{}-{}-{}-{}-{}", h(0..4), h(4..6), h(6..8), h(8..10), h(10..16))
+        format!(
+            "{}-{}-{}-{}-{}",
+            h(0..4),
+            h(4..6),
+            h(6..8),
+            h(8..10),
+            h(10..16)
+        )
     }
 
     /// Lowercase hex token of `n` digits (session ids, ETags).
@@ -189,7 +196,9 @@ impl Cumulative {
 
     pub fn sample(&self, rng: &mut Rng) -> usize {
         let x = rng.f64() * self.cum.last().copied().unwrap_or(0.0);
-        self.cum.partition_point(|&c| c <= x).min(self.cum.len() - 1)
+        self.cum
+            .partition_point(|&c| c <= x)
+            .min(self.cum.len() - 1)
     }
 }
 
@@ -199,9 +208,15 @@ mod tests {
 
     #[test]
     fn reproducible_and_distinct() {
-        let a: Vec<u64> = (0..4).scan(Rng::new(1), |r, _| Some(r.next_u64())).collect();
-        let b: Vec<u64> = (0..4).scan(Rng::new(1), |r, _| Some(r.next_u64())).collect();
-        let c: Vec<u64> = (0..4).scan(Rng::new(2), |r, _| Some(r.next_u64())).collect();
+        let a: Vec<u64> = (0..4)
+            .scan(Rng::new(1), |r, _| Some(r.next_u64()))
+            .collect();
+        let b: Vec<u64> = (0..4)
+            .scan(Rng::new(1), |r, _| Some(r.next_u64()))
+            .collect();
+        let c: Vec<u64> = (0..4)
+            .scan(Rng::new(2), |r, _| Some(r.next_u64()))
+            .collect();
         assert_eq!(a, b);
         assert_ne!(a, c);
     }

@@ -55,7 +55,10 @@ fn civil(secs: i64) -> Civil {
 
 impl Timestamp {
     pub fn from_ymd(y: i64, m: u32, d: u32) -> Timestamp {
-        Timestamp { secs: days_from_civil(y, m, d) * 86_400, nanos: 0 }
+        Timestamp {
+            secs: days_from_civil(y, m, d) * 86_400,
+            nanos: 0,
+        }
     }
 
     /// `2019-03-04T12:34:56Z`, or with `frac_digits` (1..=9) of fraction:
@@ -110,13 +113,19 @@ mod tests {
     #[test]
     fn formats() {
         // 2019-03-04 was a Monday.
-        let t = Timestamp { secs: Timestamp::from_ymd(2019, 3, 4).secs + 45_296, nanos: 123_456_789 };
+        let t = Timestamp {
+            secs: Timestamp::from_ymd(2019, 3, 4).secs + 45_296,
+            nanos: 123_456_789,
+        };
         assert_eq!(t.iso8601(0), "2019-03-04T12:34:56Z");
         assert_eq!(t.iso8601(3), "2019-03-04T12:34:56.123Z");
         assert_eq!(t.iso8601(6), "2019-03-04T12:34:56.123456Z");
         assert_eq!(t.http_date(), "Mon, 04 Mar 2019 12:34:56 GMT");
         assert_eq!(t.digits14(), "20190304123456");
         assert_eq!(Timestamp::from_ymd(1970, 1, 1).secs, 0);
-        assert_eq!(Timestamp::from_ymd(2000, 3, 1).http_date(), "Wed, 01 Mar 2000 00:00:00 GMT");
+        assert_eq!(
+            Timestamp::from_ymd(2000, 3, 1).http_date(),
+            "Wed, 01 Mar 2000 00:00:00 GMT"
+        );
     }
 }

@@ -92,14 +92,25 @@ struct Fields<'a> {
 
 impl<S: RecordSink> WarcWriter<S> {
     pub fn new(sink: S, v11: bool, omit_payload_digest: bool) -> Self {
-        WarcWriter { sink, v11, omit_payload_digest, warcinfo_id: String::new(), buf: Vec::with_capacity(1 << 20), counts: RecordCounts::default() }
+        WarcWriter {
+            sink,
+            v11,
+            omit_payload_digest,
+            warcinfo_id: String::new(),
+            buf: Vec::with_capacity(1 << 20),
+            counts: RecordCounts::default(),
+        }
     }
 
     fn date(&self, t: Timestamp) -> String {
         // WARC/1.1 permits fractions; vary the precision like real crawlers
         // that write milliseconds or microseconds (derived from the
         // timestamp itself so formatting needs no randomness).
-        let digits = if self.v11 { [0, 3, 6][(t.nanos % 3) as usize] } else { 0 };
+        let digits = if self.v11 {
+            [0, 3, 6][(t.nanos % 3) as usize]
+        } else {
+            0
+        };
         t.iso8601(digits)
     }
 
@@ -109,7 +120,11 @@ impl<S: RecordSink> WarcWriter<S> {
         let date = f.date.map(|d| self.date(d));
         let b = &mut self.buf;
         b.clear();
-        b.extend_from_slice(if self.v11 { b"WARC/1.1\r\n" } else { b"WARC/1.0\r\n" });
+        b.extend_from_slice(if self.v11 {
+            b"WARC/1.1\r\n"
+        } else {
+            b"WARC/1.0\r\n"
+        });
         let mut line = |name: &str, value: &str| {
             b.extend_from_slice(name.as_bytes());
             b.extend_from_slice(b": ");
@@ -198,7 +213,11 @@ impl<S: RecordSink> ArchiveWriter for WarcWriter<S> {
         match &x.refers_to {
             None => {
                 self.counts.response += 1;
-                let digest = if self.omit_payload_digest { None } else { Some(x.payload_digest) };
+                let digest = if self.omit_payload_digest {
+                    None
+                } else {
+                    Some(x.payload_digest)
+                };
                 self.write(
                     Fields {
                         typ: "response",
@@ -280,7 +299,11 @@ impl<S: RecordSink> ArchiveWriter for WarcWriter<S> {
                 warcinfo_id: Some(&wi),
                 concurrent_to: r.concurrent_to,
                 target_uri: Some(r.uri),
-                payload_digest: if self.omit_payload_digest { None } else { Some(&digest) },
+                payload_digest: if self.omit_payload_digest {
+                    None
+                } else {
+                    Some(&digest)
+                },
                 ..Fields::default()
             },
             &[r.body],
