@@ -2,7 +2,7 @@
 // index rows, writeIndex, and the promises it makes (no blocking, no crash).
 import test from 'ava'
 import { createRequire } from 'node:module'
-import { mkdtempSync, readFileSync, writeFileSync, createReadStream } from 'node:fs'
+import { rmSync, mkdtempSync, readFileSync, writeFileSync, createReadStream } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Readable } from 'node:stream'
@@ -11,6 +11,7 @@ import { gzipSync } from 'node:zlib'
 import { ArchiveError, generateSample, indexRecords, readPayload, readRecords, writeIndex } from '../dist/index.js'
 
 const dir = mkdtempSync(join(tmpdir(), 'warcdex-api-'))
+test.after.always(() => rmSync(dir, { recursive: true, force: true }))
 const native = createRequire(import.meta.url)('../native/index.cjs')
 
 function warcRecord({ type = 'response', uri, date = '2024-05-06T07:08:09Z', http = null, body = '', headers = {} }) {

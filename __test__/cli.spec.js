@@ -2,7 +2,7 @@
 // agreement with cdxj-indexer on generated collections (when it is installed).
 import test from 'ava'
 import { spawnSync } from 'node:child_process'
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { rmSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -12,6 +12,7 @@ import { generateSample } from '../dist/index.js'
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..')
 const BIN = join(ROOT, 'bin', 'warcdex.js')
 const dir = mkdtempSync(join(tmpdir(), 'warcdex-cli-'))
+test.after.always(() => rmSync(dir, { recursive: true, force: true }))
 
 const run = (args, opts = {}) => spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', cwd: dir, ...opts })
 
@@ -136,3 +137,25 @@ for (const [name, args, files] of [
     t.is(ours.stdout, ref.stdout)
   })
 }
+
+test('--jobs 2 splits a large .warc.gz at record members and writes the same index', async (t) => {
+  const [big] = await generateSample(join(dir, 'big'), { files: 1, targetBytes: 110_000_000, seed: 21 })
+  t.true(big.bytes > 48_000_000, 'large enough to be split')
+  const one = run(['index', '-q', big.path], { maxBuffer: 1 << 28 })
+  const two = run(['index', '-q', '-j', '2', big.path], { maxBuffer: 1 << 28 })
+  t.is(one.status, 0)
+  t.is(two.status, 0)
+  t.true(one.stdout.length > 10_000)
+  t.is(two.stdout, one.stdout)
+  const many = run(['index', '-q', '-j', '2', join(dir, 'gz'), join(dir, 'arc')])
+  t.is(many.stdout, run(['index', '-q', join(dir, 'gz'), join(dir, 'arc')]).stdout)
+})
+
+test('a directory without archives exits 1 and says so', (t) => {
+  const empty = mkdtempSync(join(dir, 'empty-'))
+  writeFileSync(join(empty, 'notes.txt'), 'not an archive')
+  const r = run(['index', empty])
+  t.is(r.status, 1)
+  t.is(r.stdout, '')
+  t.regex(r.stderr, /no WARC or ARC files in .*empty-/)
+})

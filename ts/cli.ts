@@ -32,18 +32,32 @@ Run 'warcdex <command> --help' for a command's options.
 const INDEX_HELP = `Usage: warcdex index [options] INPUT...
 
 Indexes WARC and ARC files (uncompressed, .gz per record or whole-file, .xz,
-.zst), compatible with cdxj-indexer. INPUT is a file, a directory (searched
-recursively for *.warc, *.arc, optionally .gz/.xz/.zst) or '-' to read a list
-of paths from standard input, one per line.
+.zst), compatible with cdxj-indexer (or with pywb's cdx-indexer: --style
+pywb). INPUT is a file, a directory (searched recursively for *.warc, *.arc,
+optionally .gz/.xz/.zst) or '-' to read a list of paths from standard input,
+one per line.
 
 Options:
   -f, --format FORMAT   cdxj (default), cdx11, cdx9 or ndjson (every field)
-      --style STYLE     cdxj-indexer (default) or cdx-writer (Internet Archive
-                        conventions: mime 'unk', redirects, robots flags)
+      --style STYLE     cdxj-indexer (default), cdx-writer (Internet Archive
+                        conventions: mime 'unk', redirects, robots flags) or
+                        pywb (pywb 2.x cdx-indexer: its record selection,
+                        mime 'unk', status '-' for revisits, digests without
+                        'sha1:', its POST append; one CDX header per output;
+                        pywb's own default format is cdx11: add -f cdx11)
   -a, --all             index every record, including request and warcinfo
+                        (with --style pywb: requests, but never warcinfo)
       --records LIST    index only these record types (comma-separated)
   -p, --post-append     key POST/PUT captures by their request body
+  -m, --minimal         pywb's minimal index (cdx-indexer -mj; --style pywb
+                        only, CDXJ or NDJSON): HTTP headers are not read, so
+                        no mime (but warc/revisit) and no status; computed
+                        digests cover the whole record block; not with -p
   -s, --sort            sort the output (bounded memory) and drop duplicate lines
+                        (with --style pywb, duplicates are kept, as pywb does)
+  -j, --jobs N          index on N threads (0: one per core; default 1); large
+                        .warc.gz files are split at record boundaries, and the
+                        output is the same as with one thread
       --verify          recompute block and payload digests, report mismatches
   -o, --output FILE     write the index to FILE instead of standard output
       --dir-root DIR    write file names relative to DIR instead of base names
@@ -100,7 +114,9 @@ async function indexCommand(args: string[]): Promise<number> {
       all: { type: 'boolean', short: 'a' },
       records: { type: 'string' },
       'post-append': { type: 'boolean', short: 'p' },
+      minimal: { type: 'boolean', short: 'm' },
       sort: { type: 'boolean', short: 's' },
+      jobs: { type: 'string', short: 'j' },
       verify: { type: 'boolean' },
       output: { type: 'string', short: 'o' },
       'dir-root': { type: 'string' },
@@ -117,10 +133,15 @@ async function indexCommand(args: string[]): Promise<number> {
   const format = (values.format ?? 'cdxj') as IndexFormat
   if (!['cdxj', 'cdx11', 'cdx9', 'ndjson'].includes(format)) throw new UsageError(`unknown --format ${format}\n\n${INDEX_HELP}`)
   const style = (values.style ?? 'cdxj-indexer') as IndexStyle
-  if (!['cdxj-indexer', 'cdx-writer'].includes(style)) throw new UsageError(`unknown --style ${style}\n\n${INDEX_HELP}`)
+  if (!['cdxj-indexer', 'cdx-writer', 'pywb'].includes(style)) throw new UsageError(`unknown --style ${style}\n\n${INDEX_HELP}`)
+  if (values.minimal && style !== 'pywb') throw new UsageError('--minimal is a pywb option: use it with --style pywb')
+  if (values.minimal && values['post-append']) throw new UsageError('--minimal and --post-append exclude each other (as in pywb)')
+  if (values.minimal && (format === 'cdx11' || format === 'cdx9')) throw new UsageError('--minimal writes cdxj (or ndjson), not CDX')
   if (values.strict && values['skip-bad']) throw new UsageError('--strict and --skip-bad exclude each other')
   if (values.all && values.records) throw new UsageError('--all and --records exclude each other')
   if (positionals.length === 0) throw new UsageError(`no INPUT given\n\n${INDEX_HELP}`)
+  const jobs = values.jobs === undefined ? 1 : Number(values.jobs)
+  if (!Number.isInteger(jobs) || jobs < 0) throw new UsageError(`--jobs needs a whole number, not ${values.jobs}`)
 
   const inputs = positionals.flatMap((p) => (p === '-' ? readPathList() : [p]))
   let files: string[]
@@ -131,6 +152,10 @@ async function indexCommand(args: string[]): Promise<number> {
     return EXIT_BAD_INPUT
   }
   const quiet = values.quiet ?? false
+  if (files.length === 0) {
+    process.stderr.write(`warcdex: no WARC or ARC files in ${inputs.join(', ')}\n`)
+    return EXIT_BAD_INPUT
+  }
   const sizes = files.map((f) => {
     try {
       return statSync(f).size
@@ -153,7 +178,9 @@ async function indexCommand(args: string[]): Promise<number> {
       style,
       records: values.all ? 'all' : values.records ? values.records.split(',') : 'default',
       postAppend: values['post-append'] ?? false,
+      minimal: values.minimal ?? false,
       sort: values.sort ?? false,
+      jobs,
       verify: values.verify ?? false,
       output: values.output,
       dirRoot: values['dir-root'],

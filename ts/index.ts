@@ -53,11 +53,13 @@ function indexOptionsJson(options: IndexOptions & { format?: string; sort?: bool
   return JSON.stringify({
     records,
     postAppend: options.postAppend ?? false,
+    minimal: options.minimal ?? false,
     style: options.style,
     verify: options.verify ?? false,
     dirRoot: options.dirRoot,
     format: options.format,
     sort: options.sort ?? false,
+    jobs: (options as { jobs?: number }).jobs,
     strict: options.strict ?? false,
     filename,
   })
@@ -130,9 +132,12 @@ async function writeIndexFromStreams(list: Source[], options: WriteIndexOptions)
   }
   const onProblem = options.onProblem ?? defaultProblemHandler
   const header = options.format === 'cdx11' ? ' CDX N b a m s k r M S V g\n' : options.format === 'cdx9' ? ' CDX N b a m s k r V g\n' : ''
+  // pywb writes one header for the whole output, cdxj-indexer one per input.
+  const headerOnce = options.style === 'pywb'
+  if (header && headerOnce && !out.write(header)) await once(out, 'drain')
   for (const source of list) {
     summary.files++
-    if (header && !out.write(header)) await once(out, 'drain')
+    if (header && !headerOnce && !out.write(header)) await once(out, 'drain')
     const json = indexOptionsJson(options, options.name ?? '-')
     const opened = openSource(source, 'lines', json, nameOf(source, options))
     const feeding = opened.feed?.()

@@ -9,7 +9,7 @@ export type RecordSelection = 'default' | 'all' | string[]
 export type IndexFormat = 'cdxj' | 'cdx11' | 'cdx9' | 'ndjson'
 
 /** Whose conventions index fields follow. */
-export type IndexStyle = 'cdxj-indexer' | 'cdx-writer'
+export type IndexStyle = 'cdxj-indexer' | 'cdx-writer' | 'pywb'
 
 /** A record that could not be read (skipped) or a warning about one. */
 export interface Problem {
@@ -36,9 +36,21 @@ export interface ReadOptions {
 
 export interface IndexOptions extends ReadOptions {
   records?: RecordSelection
-  /** Key POST/PUT captures by their request body (cdxj-indexer `-p`). */
+  /** Key POST/PUT captures by their request body (cdxj-indexer `-p`; with style `pywb`, pywb's `-p`). */
   postAppend?: boolean
+  /**
+   * `'cdxj-indexer'` (default), `'cdx-writer'` (Internet Archive CDX-Writer) or
+   * `'pywb'` (pywb 2.x `cdx-indexer`: its record selection, fields, POST
+   * append, one CDX header per output and sorting that keeps repeated lines).
+   */
   style?: IndexStyle
+  /**
+   * pywb's minimal index (`cdx-indexer -mj`), style `'pywb'` only: HTTP headers
+   * are not read, so rows have no mime (but `warc/revisit`) and no status, and
+   * computed digests cover the whole record block. CDXJ or NDJSON output only;
+   * cannot be combined with `postAppend`.
+   */
+  minimal?: boolean
   /** Recompute block and payload digests; each mismatch is reported as a warning. */
   verify?: boolean
   /** Write file names relative to this directory instead of base names. */
@@ -73,6 +85,10 @@ export interface IndexEntry {
   robotflags?: string
   method?: string
   requestBody?: string
+  /** Style `pywb`: WARC-Json-Metadata (CDXJ `metadata`). */
+  metadata?: string
+  /** Style `pywb`: WARC-Identified-Payload-Type (CDXJ `mime-detected`). */
+  mimeDetected?: string
   /** Present and false when offsets count decoded bytes (records sharing one gzip member). */
   seekable?: false
   /** Present when the record's content is shorter than its declared length. */
@@ -83,8 +99,13 @@ export interface WriteIndexOptions extends IndexOptions {
   format?: IndexFormat
   /** A file path; standard output when absent. */
   output?: string
-  /** Sorted, de-duplicated output (bounded memory, spills to temporary files). */
+  /**
+   * Sorted output (bounded memory, spills to temporary files), de-duplicated
+   * except in style `pywb`, whose sort keeps repeated lines.
+   */
   sort?: boolean
+  /** Threads to index files with (large .warc.gz files are split at record members); 0: one per core. Default 1. */
+  jobs?: number
   /** Called about every 100 ms with progress. */
   onProgress?: (progress: { file: string; fileBytes: number; entries: number }) => void
   /** Aborts the job. */

@@ -21,6 +21,7 @@ fn main() {
             "-p" => job.options.post_append = true,
             "--sort" => job.sort = true,
             "--verify" => job.options.verify = true,
+            "--jobs" => job.jobs = args.next().unwrap().parse().unwrap(),
             _ => files.push(std::path::PathBuf::from(a)),
         }
     }

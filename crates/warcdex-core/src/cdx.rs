@@ -36,6 +36,9 @@ impl Format {
 
 /// Appends one line (with its `\n`) for `e` in `format`.
 pub fn write_line(out: &mut String, format: Format, e: &IndexEntry) {
+    if let (Some(fields), false) = (&e.pywb, format == Format::Ndjson) {
+        return crate::pywb::write_line(out, format, e, fields);
+    }
     match format {
         Format::Cdxj => write_cdxj(out, e),
         Format::Cdx11 => write_cdx(out, e, true),
@@ -141,6 +144,10 @@ fn write_ndjson(out: &mut String, e: &IndexEntry) {
     s(out, "method", e.method.as_deref());
     if let Some(Some(b)) = &e.request_body {
         s(out, "requestBody", Some(b));
+    }
+    if let Some(p) = &e.pywb {
+        s(out, "metadata", p.metadata.as_deref());
+        s(out, "mimeDetected", p.mime_detected.as_deref());
     }
     let _ = write!(out, ",\"length\":{},\"offset\":{}", e.length, e.offset);
     if let Some(p) = e.payload_length {

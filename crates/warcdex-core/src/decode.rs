@@ -70,6 +70,20 @@ struct Step {
     consumed: usize,
     produced: usize,
     member_end: bool,
+    /// The codec failed after producing output: the output is delivered
+    /// first, the error at the next read.
+    error: Option<ErrorKind>,
+}
+
+impl Step {
+    /// A codec error, unless output came before it.
+    fn failed(consumed: usize, produced: usize, kind: ErrorKind) -> std::result::Result<Step, ErrorKind> {
+        if produced > 0 {
+            Ok(Step { consumed, produced, member_end: false, error: Some(kind) })
+        } else {
+            Err(kind)
+        }
+    }
 }
 
 enum Codec {
@@ -98,11 +112,19 @@ pub struct MemberReader<R: Read> {
     member_start: u64,
     /// Raw offset just past the current member, once it has ended.
     member_end: Option<u64>,
+    /// A codec error met after output that was still to be read.
+    codec_error: Option<ErrorKind>,
 }
 
 impl<R: Read> MemberReader<R> {
     /// Opens an input and recognises its container. An empty input is an error.
     pub fn new(src: R, name: &str) -> Result<Self> {
+        Self::new_at(src, name, 0)
+    }
+
+    /// Like [`MemberReader::new`] for a reader already positioned at
+    /// `base` in its file, so that offsets are those of the file.
+    pub fn new_at(src: R, name: &str, base: u64) -> Result<Self> {
         let mut r = MemberReader {
             src,
             name: name.to_string(),
@@ -111,7 +133,7 @@ impl<R: Read> MemberReader<R> {
             raw: vec![0; RAW_BUF],
             lo: 0,
             hi: 0,
-            raw_base: 0,
+            raw_base: base,
             eof: false,
             out: Vec::new(),
             olo: 0,
@@ -119,6 +141,7 @@ impl<R: Read> MemberReader<R> {
             decoded_base: 0,
             member_start: 0,
             member_end: None,
+            codec_error: None,
         };
         r.fill_raw_at_least(8)?;
         if r.hi == 0 {
@@ -227,6 +250,8 @@ impl<R: Read> MemberReader<R> {
             return Ok(false);
         }
         if !self.starts_member(&self.raw[self.lo..self.hi]) {
+            // The bytes that are not a member are what failed (and what `resync` skips).
+            self.member_start = self.raw_pos();
             let what = format!("bytes after the end of a {} member do not start another member", self.compression.name());
             return Err(self.err(ErrorKind::Corrupt(what), Some(self.raw_pos())));
         }
@@ -334,6 +359,7 @@ impl<R: Read> MemberReader<R> {
     fn begin_member(&mut self) {
         self.member_start = self.raw_pos();
         self.member_end = None;
+        self.codec_error = None;
         self.decoded_base += self.ohi as u64;
         self.olo = 0;
         self.ohi = 0;
@@ -458,6 +484,9 @@ impl<R: Read> MemberReader<R> {
         self.decoded_base += self.ohi as u64;
         self.olo = 0;
         self.ohi = 0;
+        if let Some(kind) = self.codec_error.take() {
+            return Err(self.err(kind, Some(self.member_start)));
+        }
         loop {
             if self.lo == self.hi && !self.eof {
                 self.refill_raw()?;
@@ -477,6 +506,10 @@ impl<R: Read> MemberReader<R> {
             })?;
             self.lo += step.consumed;
             self.ohi = step.produced;
+            if step.error.is_some() {
+                self.codec_error = step.error;
+                return Ok(());
+            }
             if step.member_end {
                 self.member_end = Some(self.raw_pos());
                 return Ok(());
@@ -532,30 +565,32 @@ impl GzipMember {
     }
 
     fn step(&mut self, input: &[u8], output: &mut [u8], eof: bool) -> std::result::Result<Step, ErrorKind> {
-        const NEED_MORE: Step = Step { consumed: 0, produced: 0, member_end: false };
+        const NEED_MORE: Step = Step { consumed: 0, produced: 0, member_end: false, error: None };
         match self.state {
             GzState::Header => match gzip_header_len(input)? {
                 Some(n) => {
                     self.state = GzState::Body;
-                    Ok(Step { consumed: n, produced: 0, member_end: false })
+                    Ok(Step { consumed: n, produced: 0, member_end: false, error: None })
                 }
                 None if eof => Err(ErrorKind::Truncated("gzip member header".into())),
                 None => Ok(NEED_MORE),
             },
             GzState::Body => {
                 let (in0, out0) = (self.inflate.total_in(), self.inflate.total_out());
-                let status = self
-                    .inflate
-                    .decompress(input, output, FlushDecompress::None)
-                    .map_err(|e| ErrorKind::Corrupt(format!("gzip member does not inflate: {e}")))?;
+                let result = self.inflate.decompress(input, output, FlushDecompress::None);
                 let consumed = (self.inflate.total_in() - in0) as usize;
                 let produced = (self.inflate.total_out() - out0) as usize;
                 self.crc.update(&output[..produced]);
                 self.size = self.size.wrapping_add(produced as u32);
-                if status == Status::StreamEnd {
-                    self.state = GzState::Trailer;
+                match result {
+                    Ok(Status::StreamEnd) => self.state = GzState::Trailer,
+                    Ok(_) => {}
+                    Err(e) => {
+                        let kind = ErrorKind::Corrupt(format!("gzip member does not inflate: {e}"));
+                        return Step::failed(consumed, produced, kind);
+                    }
                 }
-                Ok(Step { consumed, produced, member_end: false })
+                Ok(Step { consumed, produced, member_end: false, error: None })
             }
             GzState::Trailer => {
                 if input.len() < 8 {
@@ -572,7 +607,7 @@ impl GzipMember {
                     return Err(ErrorKind::Corrupt("gzip member checksum (CRC-32 or size) does not match its data".into()));
                 }
                 self.state = GzState::Header;
-                Ok(Step { consumed: 8, produced: 0, member_end: true })
+                Ok(Step { consumed: 8, produced: 0, member_end: true, error: None })
             }
         }
     }
@@ -627,18 +662,20 @@ fn xz_step(
     }
     let s = state.as_mut().expect("xz stream just created");
     let (in0, out0) = (s.total_in(), s.total_out());
-    let status = s
-        .process(input, output, liblzma::stream::Action::Run)
-        .map_err(|e| ErrorKind::Corrupt(format!("xz stream does not decode: {e}")))?;
+    let result = s.process(input, output, liblzma::stream::Action::Run);
     let consumed = (s.total_in() - in0) as usize;
     let produced = (s.total_out() - out0) as usize;
+    let status = match result {
+        Ok(status) => status,
+        Err(e) => return Step::failed(consumed, produced, ErrorKind::Corrupt(format!("xz stream does not decode: {e}"))),
+    };
     let member_end = status == liblzma::stream::Status::StreamEnd;
     if member_end {
         *state = None;
         // Any output of the final call is delivered with the member end
         // below; keep it by reporting it as produced.
     }
-    Ok(Step { consumed, produced, member_end })
+    Ok(Step { consumed, produced, member_end, error: None })
 }
 
 /// A zstd frame, decoded with the file's dictionary when it has one.
@@ -680,14 +717,16 @@ impl ZstdMember {
         let d = self.decoder.as_mut().expect("zstd decoder just created");
         let mut inb = InBuffer::around(input);
         let mut outb = OutBuffer::around(output);
-        let hint = d
-            .run(&mut inb, &mut outb)
-            .map_err(|e| ErrorKind::Corrupt(format!("zstd frame does not decode: {e}")))?;
+        let result = d.run(&mut inb, &mut outb);
         let consumed = inb.pos();
         let produced = outb.pos();
+        let hint = match result {
+            Ok(hint) => hint,
+            Err(e) => return Step::failed(consumed, produced, ErrorKind::Corrupt(format!("zstd frame does not decode: {e}"))),
+        };
         // hint 0: the frame is complete and fully flushed.
         let member_end = hint == 0 && produced < output.len();
-        Ok(Step { consumed, produced, member_end })
+        Ok(Step { consumed, produced, member_end, error: None })
     }
 }
 
@@ -765,7 +804,7 @@ mod tests {
         assert_eq!(e.offset, Some(a.len() as u64));
         let skipped = r.resync().unwrap().unwrap();
         assert_eq!(r.member_start(), (a.len() + 9) as u64);
-        assert_eq!(skipped, 9 + a.len() as u64 - 0);
+        assert_eq!(skipped, 9);
         assert_eq!(read_member(&mut r), b"two");
     }
 

@@ -100,6 +100,8 @@ pub struct StatusAndHeaders {
     pub total_bytes: usize,
     /// True when the input ended before the blank line.
     pub unterminated: bool,
+    /// Some line was not valid UTF-8 (and was read as ISO-8859-1).
+    pub not_utf8: bool,
 }
 
 impl StatusAndHeaders {
@@ -115,6 +117,7 @@ impl StatusAndHeaders {
         self.total_chars = 0;
         self.total_bytes = 0;
         self.unterminated = false;
+        self.not_utf8 = false;
     }
 }
 
@@ -132,10 +135,17 @@ pub fn py_strip(s: &str) -> &str {
 }
 
 /// Decodes one header line as warcio does: UTF-8, else ISO-8859-1.
-pub fn decode_line_into(line: &[u8], out: &mut String) {
+/// Returns false when the line was not UTF-8.
+pub fn decode_line_into(line: &[u8], out: &mut String) -> bool {
     match std::str::from_utf8(line) {
-        Ok(s) => out.push_str(s),
-        Err(_) => out.extend(line.iter().map(|&b| b as char)),
+        Ok(s) => {
+            out.push_str(s);
+            true
+        }
+        Err(_) => {
+            out.extend(line.iter().map(|&b| b as char));
+            false
+        }
     }
 }
 
@@ -198,7 +208,7 @@ pub fn parse_block<F: Fill + ?Sized>(
     match first {
         Some(line) => {
             byte_count += line.len();
-            decode_line_into(line, &mut decoded);
+            out.not_utf8 |= !decode_line_into(line, &mut decoded);
         }
         None => {
             let n = read_line(src, scratch, limit)?;
@@ -206,7 +216,7 @@ pub fn parse_block<F: Fill + ?Sized>(
                 return Ok(Ok(false));
             }
             byte_count += n;
-            decode_line_into(scratch, &mut decoded);
+            out.not_utf8 |= !decode_line_into(scratch, &mut decoded);
         }
     }
     out.total_chars = decoded.chars().count();
@@ -248,7 +258,7 @@ pub fn parse_block<F: Fill + ?Sized>(
             return Err(src.error(ErrorKind::BadRecord(format!("header block larger than {limit} bytes"))));
         }
         line.clear();
-        decode_line_into(scratch, &mut line);
+        out.not_utf8 |= !decode_line_into(scratch, &mut line);
         total_chars += line.chars().count();
         let stripped = py_rstrip(&line);
         if after_header && stripped.starts_with([' ', '\t']) {

@@ -14,6 +14,7 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::headers::StatusAndHeaders;
 use crate::http::{carries_http, decode_body, parse_http_head};
 use crate::post::{self, PostRequest};
+use crate::pywb;
 use crate::reader::{ArchiveReader, RecordFormat, RecordHead, RecordSpan};
 use crate::robots;
 use crate::source::Fill;
@@ -28,6 +29,9 @@ pub enum Style {
     CdxjIndexer,
     /// The Internet Archive's CDX-Writer: mime `unk`, redirects, robots flags.
     CdxWriter,
+    /// pywb 2.x's `cdx-indexer`: its record selection, mime, status and
+    /// digest rules, POST append and writers (see [`crate::pywb`]).
+    Pywb,
 }
 
 /// Which records become index rows.
@@ -68,6 +72,24 @@ pub struct IndexOptions {
     pub verify: bool,
     /// Name written in the filename field.
     pub filename: String,
+    /// pywb's minimal index (`cdx-indexer -m`), [`Style::Pywb`] only: HTTP
+    /// headers are not read, so there is no mime (but `warc/revisit`) and
+    /// no status, and a computed digest covers the whole record block.
+    pub minimal: bool,
+}
+
+impl IndexOptions {
+    /// Options that cannot work together, as a message.
+    pub fn check(&self) -> std::result::Result<(), String> {
+        if self.minimal && self.style != Style::Pywb {
+            return Err("the minimal index is a pywb option: use it with style pywb".into());
+        }
+        if self.minimal && self.post_append {
+            // pywb's own words.
+            return Err("Sorry, minimal index option and append POST options can not be used together".into());
+        }
+        Ok(())
+    }
 }
 
 /// One index row, with every field warcdex knows of the record.
@@ -104,6 +126,9 @@ pub struct IndexEntry {
     /// False when offsets count decoded bytes (records sharing one member).
     pub seekable: bool,
     pub truncated: bool,
+    /// pywb style: the fields only pywb writes; also tells the writers to
+    /// use pywb's layout. None in other styles.
+    pub pywb: Option<Box<crate::pywb::PywbFields>>,
 }
 
 /// Something the indexer has to say about its input.
@@ -149,6 +174,9 @@ pub struct Indexer<R: Read> {
     scratch: Vec<u8>,
     done: bool,
     warned_unseekable: bool,
+    /// Records starting at or after this offset are left to another reader.
+    end: Option<u64>,
+    records_past_end: u64,
 }
 
 impl<R: Read> Indexer<R> {
@@ -164,6 +192,8 @@ impl<R: Read> Indexer<R> {
             scratch: Vec::new(),
             done: false,
             warned_unseekable: false,
+            end: None,
+            records_past_end: 0,
         }
     }
 
@@ -184,8 +214,25 @@ impl<R: Read> Indexer<R> {
         }
     }
 
+    /// Stops before the first record that starts at or after `offset` (for
+    /// reading one range of a file while other threads read the others).
+    pub fn stop_before(&mut self, offset: u64) {
+        self.end = Some(offset);
+    }
+
+    /// Records read by the reader, less the one found past the range end.
+    pub fn records_read(&self) -> u64 {
+        self.reader.stats().records - self.records_past_end
+    }
+
     fn step(&mut self) {
         let head = match self.reader.next_head() {
+            Ok(Some(h)) if self.end.is_some_and(|end| h.offset >= end) => {
+                self.records_past_end += 1;
+                self.done = true;
+                self.flush_pending();
+                return;
+            }
             Ok(Some(h)) => h,
             Ok(None) => {
                 self.done = true;
@@ -230,6 +277,9 @@ impl<R: Read> Indexer<R> {
     /// cdxj-indexer pairs a record with the one just before it when one is
     /// the request and the other the response of the same exchange.
     fn pair_or_queue(&mut self, cur: Pending) {
+        if self.opts.style == Style::Pywb {
+            return self.pywb_pair_or_queue(cur);
+        }
         if !self.opts.post_append {
             if let Some(e) = cur.entry {
                 self.queue.push_back(Event::Entry(e));
@@ -295,6 +345,9 @@ impl<R: Read> Indexer<R> {
 
     /// Reads one record and derives its row (if it is selected).
     fn process(&mut self, head: RecordHead) -> Result<Option<Pending>> {
+        if self.opts.style == Style::Pywb {
+            return self.process_pywb(head);
+        }
         let opts = &self.opts;
         let wanted = opts.selection.accepts(&head);
         let pairing_wanted = opts.post_append && matches!(head.rec_type.as_str(), "request" | "response");
@@ -454,6 +507,7 @@ impl<R: Read> Indexer<R> {
             location,
             seekable: span.seekable,
             truncated: span.truncated_at.is_some(),
+            pywb: None,
         }))
     }
 
@@ -530,5 +584,244 @@ impl<F: Fill> Fill for Tee<'_, F> {
     }
     fn error(&self, kind: ErrorKind) -> Error {
         self.inner.error(kind)
+    }
+}
+
+/// pywb style: records read, and requests paired with their responses, by
+/// pywb's rules; the derivations themselves are in [`crate::pywb`].
+impl<R: Read> Indexer<R> {
+    fn process_pywb(&mut self, head: RecordHead) -> Result<Option<Pending>> {
+        if !pywb::first_pass(&head, &self.opts) {
+            self.reader.finish_record()?;
+            return Ok(None);
+        }
+        let mut block_hasher = self.opts.verify.then(Sha1Base32::new);
+        // The minimal index does not parse HTTP headers.
+        let has_http = !self.opts.minimal && carries_http(&head);
+        let parsed = if has_http {
+            let mut block = Tee { inner: self.reader.block(), hasher: block_hasher.as_mut() };
+            parse_http_head(&mut block, &mut self.http, &mut self.scratch)?
+        } else {
+            false
+        };
+        let http_block = std::mem::take(&mut self.http);
+        let result = self.pywb_record(&head, parsed.then_some(&http_block), has_http, block_hasher);
+        self.http = http_block;
+        result
+    }
+
+    fn pywb_record(
+        &mut self,
+        head: &RecordHead,
+        http: Option<&StatusAndHeaders>,
+        has_http: bool,
+        mut block_hasher: Option<Sha1Base32>,
+    ) -> Result<Option<Pending>> {
+        let view = pywb::HttpView::new(head, http);
+        if pywb::skipped_for_status(&view, &self.opts) {
+            self.reader.finish_record()?;
+            return Ok(None);
+        }
+        let derived = pywb::derive(head, &view, &self.opts);
+        let visible = pywb::visible(head, &derived, &self.opts);
+        let (post_append, verify) = (self.opts.post_append, self.opts.verify);
+        if !visible && !post_append && !verify {
+            self.reader.finish_record()?;
+            return Ok(None);
+        }
+        let computes_digest = visible && pywb::computes_digest(head, &derived);
+        let mut payload_hasher = (computes_digest || verify).then(Sha1Base32::new);
+        let keep_body = post_append
+            && head.rec_type == "request"
+            && matches!(view.protocol.to_uppercase().as_str(), "POST" | "PUT");
+        let mut body = Vec::new();
+        let mut payload_length = 0u64;
+        {
+            let mut block = self.reader.block();
+            loop {
+                let chunk = block.fill()?;
+                if chunk.is_empty() {
+                    break;
+                }
+                if let Some(h) = block_hasher.as_mut() {
+                    h.update(chunk);
+                }
+                if let Some(h) = payload_hasher.as_mut() {
+                    h.update(chunk);
+                }
+                if keep_body && body.len() < MAX_POST_BODY {
+                    body.extend_from_slice(&chunk[..chunk.len().min(MAX_POST_BODY - body.len())]);
+                }
+                payload_length += chunk.len() as u64;
+                let n = chunk.len();
+                block.consume(n);
+            }
+        }
+        let span = self.reader.finish_record()?;
+        self.report_short_content(head, &span);
+        // warcio meets the end of the input where an HTTP head should be (a
+        // response or request cut off right after its WARC headers), and pywb
+        // takes that as the end of the file: no row.
+        if has_http && head.rec_type != "revisit" && span.truncated_at == Some(0) {
+            return Ok(None);
+        }
+        let computed = payload_hasher.map(Sha1Base32::finish_base32);
+        if verify {
+            self.verify(head, &span, block_hasher.map(Sha1Base32::finish), computed.as_deref(), has_http && http.is_some());
+        }
+        let entry = if visible { self.pywb_entry(head, &view, http, &span, derived.clone(), computed, payload_length)? } else { None };
+        let pairing = Pairing {
+            rec_type: head.rec_type.clone(),
+            target_uri: derived.url,
+            record_id: head.headers.get("WARC-Record-ID").map(str::to_string),
+            concurrent_to: head.headers.get("WARC-Concurrent-To").map(str::to_string),
+            method: Some(view.protocol.to_string()),
+            content_type: view.content_type.map(str::to_string),
+            content_length: view.content_length.clone(),
+            body,
+        };
+        Ok(Some(Pending { entry, pairing }))
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn pywb_entry(
+        &self,
+        head: &RecordHead,
+        view: &pywb::HttpView,
+        http: Option<&StatusAndHeaders>,
+        span: &RecordSpan,
+        derived: pywb::Derived,
+        computed_digest: Option<String>,
+        payload_length: u64,
+    ) -> Result<Option<IndexEntry>> {
+        let bad = |msg: String| Error::new(ErrorKind::BadRecord(msg), self.reader.name(), Some(span.offset));
+        let timestamp = pywb::timestamp(head).ok_or_else(|| match head.date.as_deref() {
+            Some(d) => bad(format!("invalid WARC-Date {d:?}")),
+            None => bad("record has no WARC-Date".into()),
+        })?;
+        let url = derived.url.unwrap_or_default();
+        let urlkey = pywb::canonicalize(&url).ok_or_else(|| bad(format!("URL {url:?} cannot be turned into a SURT key")))?;
+        if urlkey.is_empty() {
+            return Ok(None);
+        }
+        Ok(Some(IndexEntry {
+            urlkey,
+            timestamp,
+            url: Some(url),
+            mime: derived.mime,
+            status: derived.status,
+            digest: derived.digest.or(computed_digest),
+            length: span.length,
+            offset: span.offset,
+            filename: self.filename.clone(),
+            method: None,
+            request_body: None,
+            redirect: None,
+            robots: None,
+            record_type: head.rec_type.clone(),
+            record_id: head.headers.get("WARC-Record-ID").map(str::to_string),
+            date: head.date.clone(),
+            payload_length: Some(payload_length),
+            content_type: view.content_type.map(str::to_string),
+            location: http.and_then(|h| h.headers.get("Location")).map(str::to_string),
+            seekable: span.seekable,
+            truncated: span.truncated_at.is_some(),
+            pywb: Some(Box::new(derived.fields)),
+        }))
+    }
+
+    /// pywb pairs each row of its first pass with the one before it when
+    /// their URLs are equal, the second is concurrent to the first, and
+    /// exactly one of them is a request; both then get the key of the URL
+    /// with the request's method and body query appended.
+    fn pywb_pair_or_queue(&mut self, cur: Pending) {
+        if !self.opts.post_append {
+            if let Some(e) = cur.entry {
+                self.queue.push_back(Event::Entry(e));
+            }
+            return;
+        }
+        let Some(mut prev) = self.pending.take() else {
+            self.pending = Some(cur);
+            return;
+        };
+        let mut cur = cur;
+        let (a, b) = (&prev.pairing, &cur.pairing);
+        let same_exchange = a.target_uri == b.target_uri
+            && b.concurrent_to == a.record_id
+            && ((a.rec_type == "request") != (b.rec_type == "request"));
+        if !same_exchange {
+            if let Some(e) = prev.entry.take() {
+                self.queue.push_back(Event::Entry(e));
+            }
+            self.pending = Some(cur);
+            return;
+        }
+        let (req, other_entry, req_entry) = if prev.pairing.rec_type == "request" {
+            (&prev.pairing, &mut cur.entry, &mut prev.entry)
+        } else {
+            (&cur.pairing, &mut prev.entry, &mut cur.entry)
+        };
+        if let Some(url) = req.target_uri.as_deref() {
+            let query = post::pywb_method_query(
+                req.method.as_deref().unwrap_or("HTTP/1.0"),
+                req.content_type.as_deref(),
+                req.content_length.as_deref(),
+                &req.body,
+            );
+            let problem = match query {
+                Ok(q) => match pywb::merged_url(url, &q) {
+                    None => None,
+                    Some(new_url) => match pywb::canonicalize(&new_url) {
+                        Some(key) => {
+                            if let Some(e) = other_entry.as_mut() {
+                                e.urlkey = key.clone();
+                                e.method = Some(q.method.clone());
+                                e.request_body = (!q.query.is_empty()).then(|| Some(q.query.clone()));
+                            }
+                            if let Some(e) = req_entry.as_mut() {
+                                e.urlkey = key;
+                            }
+                            None
+                        }
+                        None => Some(format!("URL {new_url:?} cannot be turned into a SURT key")),
+                    },
+                },
+                Err(err) => Some(err.to_string()),
+            };
+            if let Some(problem) = problem {
+                let offset = other_entry.as_ref().or(req_entry.as_ref()).map(|e| e.offset);
+                let w = Error::new(
+                    ErrorKind::BadRecord(format!("POST body not appended to the key: {problem}")),
+                    self.reader.name(),
+                    offset,
+                );
+                self.queue.push_back(Event::Warning(w));
+            }
+        }
+        for e in [prev.entry, cur.entry].into_iter().flatten() {
+            self.queue.push_back(Event::Entry(e));
+        }
+    }
+
+    /// Warnings for a record whose content ended early (the same as
+    /// [`Indexer::process`] gives).
+    fn report_short_content(&mut self, head: &RecordHead, span: &RecordSpan) {
+        if let Some(mut damage) = self.reader.take_damage() {
+            damage.kind = ErrorKind::Truncated(format!(
+                "record kept with the {} of {} content bytes that could be decoded: {}",
+                span.truncated_at.unwrap_or(0),
+                head.block_length,
+                damage.message()
+            ));
+            self.queue.push_back(Event::Warning(damage));
+        } else if let Some(t) = span.truncated_at {
+            let w = Error::new(
+                ErrorKind::Truncated(format!("record content ends after {t} of {} bytes (Content-Length)", head.block_length)),
+                self.reader.name(),
+                Some(span.offset),
+            );
+            self.queue.push_back(Event::Warning(w));
+        }
     }
 }

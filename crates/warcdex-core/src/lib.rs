@@ -5,6 +5,7 @@
 //! - [`headers`], [`http`]: header blocks and HTTP messages
 //! - [`digest`], [`surt`], [`timestamp`], [`post`], [`robots`]: field derivations
 //! - [`index`]: rows from records; [`cdx`]: line formats; [`sort`]: sorted output
+//! - [`pywb`]: pywb's `cdx-indexer` rules and line layouts (`Style::Pywb`)
 //! - [`pipeline`], [`inputs`]: whole jobs over files
 
 pub mod cdx;
@@ -16,8 +17,10 @@ pub mod http;
 pub mod index;
 pub mod inputs;
 pub mod json;
+pub mod parallel;
 pub mod pipeline;
 pub mod post;
+pub mod pywb;
 pub mod reader;
 pub mod records;
 pub mod robots;

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use crate::cdx::{write_line, Format};
 use crate::error::{Error, ErrorKind};
-use crate::index::{Event, IndexOptions, Indexer};
+use crate::index::{Event, IndexOptions, Indexer, Style};
 use crate::inputs::index_filename;
 use crate::reader::ArchiveReader;
 use crate::sort::ExternalSorter;
@@ -21,6 +21,8 @@ pub struct IndexJob {
     /// Stop at the first bad record.
     pub strict: bool,
     pub sort_budget: usize,
+    /// Threads to index with (1: the calling thread only).
+    pub jobs: usize,
 }
 
 impl Default for IndexJob {
@@ -32,6 +34,7 @@ impl Default for IndexJob {
             dir_root: None,
             strict: false,
             sort_budget: crate::sort::DEFAULT_BUDGET,
+            jobs: 1,
         }
     }
 }
@@ -70,10 +73,19 @@ impl Observer for NoObserver {}
 
 /// Indexes `files` into `out`.
 pub fn run_index<W: Write>(files: &[PathBuf], job: &IndexJob, out: &mut W, obs: &mut dyn Observer) -> std::io::Result<Summary> {
+    if job.jobs > 1 && job.options.style != Style::Pywb {
+        return crate::parallel::run_index_parallel(files, job, job.jobs, out, obs);
+    }
     let mut summary = Summary::default();
-    let mut sorter = job.sort.then(|| ExternalSorter::new(job.sort_budget, None));
+    // pywb sorts without dropping repeated lines, and writes one CDX header
+    // for the whole output, before anything else.
+    let pywb = job.options.style == Style::Pywb;
+    let mut sorter = job.sort.then(|| ExternalSorter::new(job.sort_budget, None).keep_duplicates(pywb));
     let mut line = String::with_capacity(1024);
     let mut buffered = std::io::BufWriter::with_capacity(1 << 20, out);
+    if let Some(h) = job.format.header().filter(|_| pywb) {
+        buffered.write_all(format!("{h}\n").as_bytes())?;
+    }
     for path in files {
         if obs.cancelled() || summary.stopped {
             break;
@@ -120,8 +132,9 @@ pub fn index_one<R: Read>(
     obs: &mut dyn Observer,
 ) -> std::io::Result<()> {
     summary.files += 1;
-    // Like cdxj-indexer, the header comes before the file is read at all.
-    if let Some(h) = job.format.header() {
+    // Like cdxj-indexer, the header comes before the file is read at all
+    // (pywb's comes once per output: see run_index).
+    if let Some(h) = job.format.header().filter(|_| options.style != Style::Pywb) {
         sink(&format!("{h}\n"))?;
     }
     let reader = match ArchiveReader::new(src, name) {

@@ -14,11 +14,14 @@
 //! ([`is_post_append_method`]), but the body itself is only read when the
 //! method is written exactly `POST` or `PUT`: `post` gets an empty query.
 
+mod cgi;
 mod multipart;
 mod pyjson;
 mod pystr;
+mod pywb;
 
 pub use multipart::MultipartError;
+pub use pywb::{pywb_method_query, PywbMethodQuery};
 
 /// The query is cut to this many characters (Unicode code points, as Python
 /// slices strings).
@@ -62,6 +65,14 @@ pub enum PostQueryError {
     /// Python object representations; that is not reproduced.
     #[error("application/x-amf request bodies are not supported")]
     AmfUnsupported,
+    /// pywb style: a multipart part that is itself a form (its value is a
+    /// list that pywb renders through Python object representations).
+    #[error("multipart part of type {0:?} (a nested form) is not supported")]
+    PywbNestedForm(String),
+    /// pywb style: a JSON body that neither parses nor decodes as UTF-8;
+    /// pywb fails writing its warning about it and stops indexing the file.
+    #[error("JSON body that is neither valid JSON nor UTF-8 (pywb stops indexing here)")]
+    PywbUndecodableJson,
 }
 
 /// Whether a request with this method gets the POST append treatment: its

@@ -21,6 +21,9 @@ use crate::source::Fill;
 /// Header blocks larger than this are refused, so that memory stays bounded.
 pub const DEFAULT_MAX_HEADER_BYTES: usize = 4 << 20;
 
+/// Like warcio, header lines that are not UTF-8 are read as ISO-8859-1.
+const NOT_UTF8_NOTE: &str = "record header has bytes that are not UTF-8 (read as ISO-8859-1)";
+
 const WARC_VERSIONS: &[&str] = &["WARC/1.1", "WARC/1.0", "WARC/0.17", "WARC/0.18"];
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -105,6 +108,8 @@ pub struct ArchiveReader<R: Read> {
     arc_version: u8,
     /// A compressed stream broke inside the current record's content.
     damage: Option<Error>,
+    /// A problem found while finishing a record, returned by the next `next_head`.
+    deferred: Option<Error>,
     /// Records begun in the current member (compressed input).
     records_in_member: u32,
     /// The input has records sharing a member: offsets are decoded offsets.
@@ -127,7 +132,13 @@ pub struct ArchiveReader<R: Read> {
 
 impl<R: Read> ArchiveReader<R> {
     pub fn new(src: R, name: &str) -> Result<Self> {
-        let src = MemberReader::new(src, name)?;
+        Self::new_at(src, name, 0)
+    }
+
+    /// Reads from a reader positioned at `base` (a record or member start) in
+    /// its file; offsets are those of the file.
+    pub fn new_at(src: R, name: &str, base: u64) -> Result<Self> {
+        let src = MemberReader::new_at(src, name, base)?;
         Ok(ArchiveReader {
             src,
             state: State::Between,
@@ -138,6 +149,7 @@ impl<R: Read> ArchiveReader<R> {
             format: None,
             arc_version: 1,
             damage: None,
+            deferred: None,
             records_in_member: 0,
             multi_record_members: false,
             block_left: 0,
@@ -177,8 +189,17 @@ impl<R: Read> ArchiveReader<R> {
     }
 
     /// The damage to the compressed stream found inside the last record, if any.
+    /// It comes as the warning that the record was kept with what could be decoded.
     pub fn take_damage(&mut self) -> Option<Error> {
-        self.damage.take()
+        let mut e = self.damage.take()?;
+        e.kind = ErrorKind::Truncated(format!(
+            "record kept with the {} of {} content bytes that could be decoded: {}",
+            self.block_read,
+            self.block_read + self.block_left,
+            e.message()
+        ));
+        e.offset = self.last_span.map(|s| s.offset).or(e.offset);
+        Some(e)
     }
 
     /// True once records were found sharing one compressed member.
@@ -193,15 +214,25 @@ impl<R: Read> ArchiveReader<R> {
     /// Parses the next record's header block. Ok(None) at the end of input.
     pub fn next_head(&mut self) -> Result<Option<RecordHead>> {
         match self.state {
-            State::Done => return Ok(None),
+            State::Done if self.deferred.is_none() => return Ok(None),
+            State::Done => {}
             State::InBlock => {
                 if let Err(e) = self.finish_record() {
                     self.fail(&e);
                     return Err(e);
                 }
             }
-            State::Broken => self.recover()?,
+            State::Broken => {
+                if let Err(e) = self.recover() {
+                    self.fail(&e);
+                    return Err(e);
+                }
+            }
             State::Between => {}
+        }
+        if let Some(e) = self.deferred.take() {
+            self.stats.errors += 1;
+            return Err(e);
         }
         if self.state == State::Done {
             return Ok(None);
@@ -226,7 +257,9 @@ impl<R: Read> ArchiveReader<R> {
 
     fn fail(&mut self, e: &Error) {
         self.stats.errors += 1;
-        self.state = State::Broken;
+        // An input that cannot be read any more ends here (a failing stream
+        // would fail again at every retry).
+        self.state = if matches!(e.kind, ErrorKind::Io(_)) { State::Done } else { State::Broken };
         self.broken_codec = matches!(e.kind, ErrorKind::Truncated(_) | ErrorKind::Corrupt(_) | ErrorKind::Io(_));
         self.broken_member = self.src.member_start();
         self.pending = None;
@@ -240,7 +273,7 @@ impl<R: Read> ArchiveReader<R> {
         }
         loop {
             let pos = self.src.decoded_pos();
-            let n = headers::read_line(&mut self.src, &mut self.line, self.max_header)?;
+            let n = read_line_capped(&mut self.src, &mut self.line, self.max_header)?;
             if n == 0 {
                 if self.src.compression() != Compression::None && self.src.next_member()? {
                     self.records_in_member = 0;
@@ -285,7 +318,7 @@ impl<R: Read> ArchiveReader<R> {
         } else if starts_with_warc_version(&first) {
             self.read_warc_head(&first, offset)?
         } else {
-            let shown = String::from_utf8_lossy(&first[..first.len().min(60)]).trim_end().to_string();
+            let shown = show_line(&first);
             return Err(self.error_here(
                 ErrorKind::BadRecord(format!("not the start of a WARC or ARC record: {shown:?}")),
                 offset,
@@ -314,6 +347,9 @@ impl<R: Read> ArchiveReader<R> {
         let mut notes = Vec::new();
         if !known {
             notes.push(format!("unknown WARC version {version:?}, read as WARC/1.1"));
+        }
+        if block.not_utf8 {
+            notes.push(NOT_UTF8_NOTE.into());
         }
         let headers = std::mem::take(&mut block.headers);
         let header_length = block.total_bytes as u64;
@@ -345,7 +381,9 @@ impl<R: Read> ArchiveReader<R> {
     fn read_arc_head(&mut self, first: &[u8], offset: u64) -> Result<RecordHead> {
         let mut notes = Vec::new();
         let mut text = String::new();
-        headers::decode_line_into(first, &mut text);
+        if !headers::decode_line_into(first, &mut text) {
+            notes.push(NOT_UTF8_NOTE.into());
+        }
         let line = py_rstrip(&text).to_string();
         let mut header_length = first.len() as u64;
         let mut sub_len = 0u64;
@@ -364,7 +402,7 @@ impl<R: Read> ArchiveReader<R> {
             }
         }
         self.format.get_or_insert(RecordFormat::Arc);
-        let fields = split_arc_line(&line, self.arc_version, &mut notes).ok_or_else(|| {
+        let fields = split_arc_line(&line, self.arc_version).ok_or_else(|| {
             self.error_here(ErrorKind::BadRecord(format!("ARC header line has the wrong number of fields: {line:?}")), offset)
         })?;
         let mut headers = Headers::new();
@@ -425,15 +463,23 @@ impl<R: Read> ArchiveReader<R> {
         let truncated_at = (self.block_left > 0).then_some(self.block_read);
         let block_end = self.src.decoded_pos();
         self.state = State::Between;
+        let compressed = self.src.compression() != Compression::None;
+        let own_member = compressed && self.rec_first_in_member && !self.multi_record_members;
 
         // Blank lines after the record belong to it in a compressed member.
         let mut next_line = None;
+        // Where a line after the content began when the stream broke inside it.
+        let mut broken_line = None;
         while self.damage.is_none() {
             let pos = self.src.decoded_pos();
-            let n = match headers::read_line(&mut self.src, &mut self.line, self.max_header) {
+            let n = match read_line_capped(&mut self.src, &mut self.line, self.max_header) {
                 Ok(n) => n,
                 Err(e) if is_stream_damage(&e) => {
                     self.damage = Some(e);
+                    // Part of another record's first line: in a member that holds
+                    // several records, the break is in that record, not this one.
+                    let started = if own_member { is_warc_prefix(&self.line) } else { !is_blank(&self.line) };
+                    broken_line = started.then_some(pos);
                     break;
                 }
                 Err(e) => return Err(e),
@@ -446,26 +492,29 @@ impl<R: Read> ArchiveReader<R> {
                 break;
             }
         }
+        if own_member && self.damage.is_none() {
+            if let Some((line, pos)) = next_line.take_if(|(l, _)| !starts_record(l)) {
+                // Not a record after the content inside the record's own member
+                // (a Content-Length that undershoots): skipped to the member's end.
+                self.skip_rest_of_member();
+                let n = self.src.decoded_pos() - pos;
+                let shown = show_line(&line);
+                let what = format!(
+                    "{n} bytes after the record's content in its {} member are not a record: {shown:?}",
+                    self.src.compression().name()
+                );
+                self.deferred = Some(self.error_here(ErrorKind::BadRecord(what), self.rec_member_start));
+                self.stats.bytes_skipped += n;
+            }
+        }
         if self.damage.is_some() {
-            // The member is unusable past this point: the record spans to
-            // where decoding stopped, and the next call resyncs.
-            let offset = if self.rec_first_in_member { self.rec_member_start } else { self.rec_offset };
-            let span = RecordSpan {
-                offset,
-                length: self.src.raw_pos().saturating_sub(offset),
-                seekable: !self.multi_record_members,
-                truncated_at: Some(self.block_read),
-            };
-            self.state = State::Broken;
-            self.broken_codec = true;
-            self.broken_member = self.src.member_start();
+            let span = self.finish_damaged(block_end, broken_line, own_member && broken_line.is_none());
             self.last_span = Some(span);
             return Ok(span);
         }
-        let compressed = self.src.compression() != Compression::None;
         let span = if compressed {
             match (&next_line, self.src.member_end()) {
-                (None, Some(end)) if self.rec_first_in_member && !self.multi_record_members => RecordSpan {
+                (None, Some(end)) if own_member => RecordSpan {
                     offset: self.rec_member_start,
                     length: end - self.rec_member_start,
                     seekable: true,
@@ -498,6 +547,66 @@ impl<R: Read> ArchiveReader<R> {
         Ok(span)
     }
 
+    /// The compressed stream broke in the current record (its content, or
+    /// what follows it). The record is kept, flagged, unless it was whole and
+    /// the break came inside the next record of a shared member (`broken_line`),
+    /// which is then reported as skipped. Reading resumes at the next member;
+    /// in a member of its own, the record spans up to it.
+    fn finish_damaged(&mut self, block_end: u64, broken_line: Option<u64>, own_member: bool) -> RecordSpan {
+        let broke_at = self.src.decoded_pos();
+        let end = match self.src.resync() {
+            Ok(Some(_)) => {
+                self.records_in_member = 0;
+                self.src.member_start()
+            }
+            Ok(None) => {
+                self.state = State::Done;
+                self.src.raw_pos()
+            }
+            Err(e) => {
+                self.state = State::Done;
+                self.deferred.get_or_insert(e);
+                self.src.raw_pos()
+            }
+        };
+        if let (Some(at), 0) = (broken_line, self.block_left) {
+            self.multi_record_members = true;
+            let mut e = self.damage.take().expect("damage is set");
+            e.offset = Some(at);
+            self.deferred = Some(e);
+            self.stats.bytes_skipped += broke_at - at;
+            let length = block_end - self.rec_decoded_start;
+            return RecordSpan { offset: self.rec_decoded_start, length, seekable: false, truncated_at: None };
+        }
+        let truncated_at = Some(self.block_read);
+        if own_member {
+            let offset = self.rec_member_start;
+            RecordSpan { offset, length: end.saturating_sub(offset), seekable: true, truncated_at }
+        } else {
+            self.multi_record_members = true;
+            let offset = self.rec_decoded_start;
+            RecordSpan { offset, length: broke_at - offset, seekable: false, truncated_at }
+        }
+    }
+
+    /// Passes over what is left of the current member (stopping where the
+    /// stream breaks, which is then the record's damage).
+    fn skip_rest_of_member(&mut self) {
+        loop {
+            match self.src.fill_buf() {
+                Ok([]) => return,
+                Ok(b) => {
+                    let n = b.len();
+                    self.src.consume(n);
+                }
+                Err(e) => {
+                    self.damage = Some(e);
+                    return;
+                }
+            }
+        }
+    }
+
     /// Goes on after an error from the next record boundary that can be found.
     fn recover(&mut self) -> Result<()> {
         self.pending = None;
@@ -518,7 +627,14 @@ impl<R: Read> ArchiveReader<R> {
                 Err(_) => {}
             }
         }
-        self.resync_member()
+        if self.multi_record_members && self.broken_member == self.rec_member_start {
+            // The stream broke inside a record of a member that several records
+            // share: what was decoded of that record is skipped (the records
+            // before it were read, so the member's raw bytes are not counted).
+            self.stats.bytes_skipped += self.src.decoded_pos().saturating_sub(self.rec_decoded_start);
+            return self.resync_member(false);
+        }
+        self.resync_member(true)
     }
 
     fn drain_member(&mut self) -> Result<()> {
@@ -531,20 +647,22 @@ impl<R: Read> ArchiveReader<R> {
         }
     }
 
-    fn resync_member(&mut self) -> Result<()> {
-        let from = self.broken_member;
-        match self.src.resync()? {
+    /// Goes on at the next member; `count` adds the raw bytes passed over.
+    fn resync_member(&mut self, count: bool) -> Result<()> {
+        let to = match self.src.resync()? {
             Some(_) => {
-                self.stats.bytes_skipped += self.src.member_start() - from;
                 self.records_in_member = 0;
-                Ok(())
+                self.src.member_start()
             }
             None => {
-                self.stats.bytes_skipped += self.src.raw_pos().saturating_sub(from);
                 self.state = State::Done;
-                Ok(())
+                self.src.raw_pos()
             }
+        };
+        if count {
+            self.stats.bytes_skipped += to.saturating_sub(self.broken_member);
         }
+        Ok(())
     }
 
     /// Skips lines up to one that starts a record (or, in compressed input,
@@ -554,7 +672,7 @@ impl<R: Read> ArchiveReader<R> {
         let arc = self.format == Some(RecordFormat::Arc);
         loop {
             let pos = self.src.decoded_pos();
-            let n = headers::read_line(&mut self.src, &mut self.line, usize::MAX >> 1)?;
+            let n = read_line_capped(&mut self.src, &mut self.line, self.max_header)?;
             if n == 0 {
                 self.stats.bytes_skipped += pos.saturating_sub(start);
                 if self.src.compression() != Compression::None && self.src.next_member()? {
@@ -605,6 +723,9 @@ impl<R: Read> Fill for Block<'_, R> {
         // there: the record is kept (flagged) and reading resumes after it.
         if let Err(e) = self.reader.src.fill_buf() {
             if !is_stream_damage(&e) {
+                // The input cannot be read any more: this record is its last.
+                let e = Error { offset: Some(self.reader.rec_offset), ..e };
+                self.reader.fail(&e);
                 return Err(e);
             }
             self.reader.damage = Some(e);
@@ -645,6 +766,46 @@ fn is_stream_damage(e: &Error) -> bool {
     matches!(e.kind, ErrorKind::Truncated(_) | ErrorKind::Corrupt(_))
 }
 
+/// Reads one line (through `\n`) into `buf`, keeping at most `cap` bytes of
+/// it so that memory stays bounded however long the line is. Returns the
+/// line's full length in bytes; 0 at the end of input.
+fn read_line_capped<F: Fill + ?Sized>(src: &mut F, buf: &mut Vec<u8>, cap: usize) -> Result<u64> {
+    buf.clear();
+    let mut total = 0u64;
+    loop {
+        let avail = src.fill()?;
+        if avail.is_empty() {
+            return Ok(total);
+        }
+        let (n, done) = match memchr::memchr(b'\n', avail) {
+            Some(i) => (i + 1, true),
+            None => (avail.len(), false),
+        };
+        let keep = n.min(cap.saturating_sub(buf.len()));
+        buf.extend_from_slice(&avail[..keep]);
+        src.consume(n);
+        total += n as u64;
+        if done {
+            return Ok(total);
+        }
+    }
+}
+
+/// The start of a line, for messages.
+fn show_line(line: &[u8]) -> String {
+    String::from_utf8_lossy(&line[..line.len().min(60)]).trim_end().to_string()
+}
+
+fn starts_record(line: &[u8]) -> bool {
+    starts_with_warc_version(line) || looks_like_arc_line(line)
+}
+
+/// A (possibly cut) line that begins like a `WARC/` version line.
+fn is_warc_prefix(line: &[u8]) -> bool {
+    let n = line.len().min(5);
+    n > 0 && line[..n].eq_ignore_ascii_case(&b"WARC/"[..n])
+}
+
 fn is_blank(line: &[u8]) -> bool {
     line.iter().all(|b| b.is_ascii_whitespace())
 }
@@ -655,18 +816,14 @@ fn starts_with_warc_version(line: &[u8]) -> bool {
 
 /// Splits an ARC URL-record line from the right, so a URL with spaces stays
 /// whole (as warcio does). Version 2 lines have 10 fields, version 1 lines 5.
-fn split_arc_line(line: &str, version: u8, notes: &mut Vec<String>) -> Option<Vec<String>> {
+fn split_arc_line(line: &str, version: u8) -> Option<Vec<String>> {
     let want = if version == 2 { 10 } else { 5 };
     let parts: Vec<&str> = line.rsplitn(want, ' ').collect();
     if parts.len() != want {
         return None;
     }
-    let mut fields: Vec<String> = parts.into_iter().rev().map(str::to_string).collect();
-    if fields[0].contains(' ') {
-        notes.push(format!("ARC URL contains spaces: {:?}", fields[0]));
-        fields[0] = fields[0].to_string();
-    }
-    Some(fields)
+    // Spaces left in the URL are reported (and escaped) by `repair_target_uri`.
+    Some(parts.into_iter().rev().map(str::to_string).collect())
 }
 
 /// An ARC URL-record line: `<url> <ip> <12-18 digit date> <mime> ... <length>`.
@@ -807,6 +964,48 @@ mod tests {
         assert_eq!(h.target_uri.as_deref(), Some("http://b/"));
         assert_eq!(r.stats().bytes_skipped, "junk line\r\nmore junk\r\n".len() as u64);
         assert!(r.next_head().unwrap().is_none());
+    }
+
+    #[test]
+    fn content_length_undershoot_in_own_gzip_member_keeps_raw_offsets() {
+        let a = gz(warc_record("http://a/", "hello").as_bytes());
+        let b = gz(b"WARC/1.0\r\nWARC-Type: resource\r\nContent-Length: 2\r\n\r\nhello\r\n\r\n");
+        let c = gz(warc_record("http://c/", "world").as_bytes());
+        let file = [a.clone(), b.clone(), c.clone()].concat();
+        let mut r = ArchiveReader::new(&file[..], "t").unwrap();
+        let mut spans = Vec::new();
+        let mut errors = Vec::new();
+        loop {
+            match r.next_head() {
+                Ok(Some(_)) => spans.push(r.finish_record().unwrap()),
+                Ok(None) => break,
+                Err(e) => errors.push(e.offset),
+            }
+        }
+        let (la, lb, lc) = (a.len() as u64, b.len() as u64, c.len() as u64);
+        let at = |offset, length| RecordSpan { offset, length, seekable: true, truncated_at: None };
+        assert_eq!(spans, vec![at(0, la), at(la, lb), at(la + lb, lc)]);
+        assert_eq!(errors, vec![Some(la)]);
+        assert_eq!(r.stats().bytes_skipped, "llo\r\n\r\n".len() as u64);
+    }
+
+    #[test]
+    fn damaged_member_is_kept_up_to_the_next_member_and_not_counted_as_skipped() {
+        let a = gz(warc_record("http://a/", "hello").as_bytes());
+        let b = gz(warc_record("http://b/", "world").as_bytes());
+        let cut = &b[..b.len() - 4];
+        let file = [a.clone(), cut.to_vec(), a.clone()].concat();
+        let mut r = ArchiveReader::new(&file[..], "t").unwrap();
+        let mut spans = Vec::new();
+        while r.next_head().unwrap().is_some() {
+            spans.push(r.finish_record().unwrap());
+            if r.take_damage().is_some() {
+                assert_eq!(spans.len(), 2);
+            }
+        }
+        assert_eq!(spans[1], RecordSpan { offset: a.len() as u64, length: cut.len() as u64, seekable: true, truncated_at: Some(5) });
+        assert_eq!(spans[2].offset, (a.len() + cut.len()) as u64);
+        assert_eq!(r.stats().bytes_skipped, 0);
     }
 
     #[test]

@@ -16,11 +16,19 @@ pub struct ExternalSorter {
     budget: usize,
     runs: Vec<File>,
     tmp_dir: Option<std::path::PathBuf>,
+    /// Write repeated lines as often as they come (pywb's sort keeps them).
+    keep_duplicates: bool,
 }
 
 impl ExternalSorter {
     pub fn new(budget: usize, tmp_dir: Option<std::path::PathBuf>) -> Self {
-        ExternalSorter { lines: Vec::new(), bytes: 0, budget: budget.max(1 << 16), runs: Vec::new(), tmp_dir }
+        ExternalSorter { lines: Vec::new(), bytes: 0, budget: budget.max(1 << 16), runs: Vec::new(), tmp_dir, keep_duplicates: false }
+    }
+
+    /// Keeps repeated lines instead of writing each distinct line once.
+    pub fn keep_duplicates(mut self, keep: bool) -> Self {
+        self.keep_duplicates = keep;
+        self
     }
 
     /// Adds a line; it must end with `\n`.
@@ -46,7 +54,7 @@ impl ExternalSorter {
         let mut w = BufWriter::with_capacity(1 << 20, file);
         let mut last: Option<&[u8]> = None;
         for l in &self.lines {
-            if last != Some(&l[..]) {
+            if self.keep_duplicates || last != Some(&l[..]) {
                 w.write_all(l)?;
             }
             last = Some(l);
@@ -65,7 +73,7 @@ impl ExternalSorter {
             self.lines.sort_unstable();
             let mut last: Option<&[u8]> = None;
             for l in &self.lines {
-                if last != Some(&l[..]) {
+                if self.keep_duplicates || last != Some(&l[..]) {
                     out.write_all(l)?;
                 }
                 last = Some(l);
@@ -87,7 +95,7 @@ impl ExternalSorter {
         let mut last: Vec<u8> = Vec::new();
         let mut have_last = false;
         while let Some(Reverse((line, i))) = heap.pop() {
-            if !have_last || line != last {
+            if self.keep_duplicates || !have_last || line != last {
                 out.write_all(&line)?;
             }
             let mut next = Vec::new();
@@ -121,5 +129,23 @@ mod tests {
         let mut out = Vec::new();
         s.finish(&mut out).unwrap();
         assert_eq!(String::from_utf8(out).unwrap(), want.concat());
+    }
+
+    #[test]
+    fn keeps_duplicates_when_asked() {
+        for budget in [100, 1 << 20] {
+            let mut s = ExternalSorter::new(1, None).keep_duplicates(true);
+            s.budget = budget;
+            let mut want = Vec::new();
+            for i in (0..500u32).rev() {
+                let l = format!("k{:04} line\n", i % 250);
+                s.push(l.as_bytes()).unwrap();
+                want.push(l);
+            }
+            want.sort();
+            let mut out = Vec::new();
+            s.finish(&mut out).unwrap();
+            assert_eq!(String::from_utf8(out).unwrap(), want.concat());
+        }
     }
 }

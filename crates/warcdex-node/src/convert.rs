@@ -14,11 +14,15 @@ pub struct JobOptions {
     /// "default", "all", or a comma-separated list of record types.
     pub records: Option<String>,
     pub post_append: bool,
+    /// pywb's minimal index (style "pywb" only).
+    pub minimal: bool,
     pub verify: bool,
     pub sort: bool,
     pub strict: bool,
     pub dir_root: Option<String>,
     pub sort_budget_bytes: Option<f64>,
+    /// Threads for whole-file jobs; 0 means one per core.
+    pub jobs: Option<f64>,
     /// Name written in the filename field for stream/Buffer sources.
     pub filename: Option<String>,
     /// readRecords: keep up to this many payload bytes per record.
@@ -39,15 +43,19 @@ impl JobOptions {
         let style = match self.style.as_deref() {
             None | Some("cdxj-indexer") => Style::CdxjIndexer,
             Some("cdx-writer") => Style::CdxWriter,
+            Some("pywb") => Style::Pywb,
             Some(other) => return Err(napi::Error::from_reason(format!("unknown style {other:?}"))),
         };
-        Ok(IndexOptions {
+        let options = IndexOptions {
             selection,
             post_append: self.post_append,
             style,
             verify: self.verify,
             filename: self.filename.clone().unwrap_or_default(),
-        })
+            minimal: self.minimal,
+        };
+        options.check().map_err(napi::Error::from_reason)?;
+        Ok(options)
     }
 
     pub fn job(&self) -> napi::Result<IndexJob> {
@@ -55,6 +63,10 @@ impl JobOptions {
             None => Format::Cdxj,
             Some(f) => Format::parse(f).ok_or_else(|| napi::Error::from_reason(format!("unknown format {f:?}")))?,
         };
+        // pywb writes its minimal index as CDXJ only.
+        if self.minimal && matches!(format, Format::Cdx11 | Format::Cdx9) {
+            return Err(napi::Error::from_reason("the minimal index is written as cdxj (or ndjson), not as CDX"));
+        }
         let mut job = IndexJob {
             format,
             options: self.index_options()?,
@@ -66,6 +78,11 @@ impl JobOptions {
         if let Some(b) = self.sort_budget_bytes {
             job.sort_budget = b as usize;
         }
+        job.jobs = match self.jobs {
+            Some(n) if n >= 1.0 => n as usize,
+            Some(_) => std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1),
+            None => 1,
+        };
         Ok(job)
     }
 }

@@ -29,6 +29,10 @@ impl PushQueue {
 
     pub fn push(&self, chunk: Vec<u8>) {
         let mut s = self.state.lock().unwrap_or_else(|p| p.into_inner());
+        if s.aborted.is_some() {
+            // Nobody will read it: keep memory bounded while the feeder winds down.
+            return;
+        }
         s.queued += chunk.len();
         s.chunks.push_back(chunk);
         self.changed.notify_all();
@@ -67,9 +71,8 @@ impl Read for PushReader {
         let q = &self.0;
         let mut s = q.state.lock().unwrap_or_else(|p| p.into_inner());
         loop {
-            if let Some(reason) = &s.aborted {
-                return Err(io::Error::other(reason.clone()));
-            }
+            // Bytes queued before an abort are still read, so that a stream
+            // that fails is read up to where it failed, every time.
             if let Some(front) = s.chunks.front() {
                 let start = s.head_pos;
                 let n = (front.len() - start).min(buf.len());
@@ -84,6 +87,9 @@ impl Read for PushReader {
                 s.queued -= n;
                 q.changed.notify_all();
                 return Ok(n);
+            }
+            if let Some(reason) = &s.aborted {
+                return Err(io::Error::other(reason.clone()));
             }
             if s.ended {
                 return Ok(0);

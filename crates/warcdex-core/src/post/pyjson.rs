@@ -19,6 +19,22 @@ use super::pystr::{py_float_repr, urlencode, MAX_INT_DIGITS};
 /// body; measured with cdxj-indexer 1.5.0 on Python 3.11.
 pub(super) const MAX_NESTING: usize = 984;
 
+/// The same limit for pywb 2.x's `cdx-indexer -p`, whose call stack is
+/// shallower when it parses a body; measured on Python 3.11 as well.
+pub(super) const MAX_NESTING_PYWB: usize = 987;
+
+/// Whose `json_parse` the body goes through. The two differ in how scalars
+/// are rendered, in the nesting limit, and in cdxj-indexer's line-by-line
+/// retry, which pywb does not have.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Dialect {
+    /// cdxj-indexer 1.5: Python's `str()` of every scalar.
+    CdxjIndexer,
+    /// pywb 2.x: `true`, `false`, `null`; a float without a fraction as the
+    /// integer it holds (`1.0` → `1`, `1e16` → `10000000000000000`).
+    Pywb,
+}
+
 /// Text as a Python `str` holds it: any code points, including the lone
 /// surrogates that JSON `\uD800` escapes and `surrogatepass` decoding
 /// produce. Stored as generalized UTF-8 (surrogates take the three bytes
@@ -69,6 +85,9 @@ enum Value {
     Object(Vec<(PyText, Value)>),
     Array(Vec<Value>),
     Scalar(PyText),
+    /// pywb: an infinite float, whose `int()` raises `OverflowError` when
+    /// (and only when) the walk reaches it under a name.
+    Unrenderable,
 }
 
 /// Why `json.loads` raised. Only a syntax error (`JSONDecodeError`) makes
@@ -101,6 +120,19 @@ pub(super) fn json_body_query(body: &[u8]) -> Option<String> {
     fields.urlencode()
 }
 
+/// The `key=value` query pywb 2.x's `MethodQueryCanonicalizer.json_parse`
+/// derives from a JSON body, or `None` where it raises: no line-by-line
+/// retry, scalars rendered as pywb does (see [`Dialect::Pywb`]).
+pub(super) fn pywb_json_body_query(body: &[u8]) -> Option<String> {
+    let document = load_with(body, Dialect::Pywb).ok()?;
+    let mut fields = FlatFields::default();
+    fields.collect(&document, &PyText::default());
+    if fields.unrenderable {
+        return None;
+    }
+    fields.urlencode()
+}
+
 /// The flattened fields in insertion order, as the Python dict `data`.
 #[derive(Default)]
 struct FlatFields {
@@ -108,6 +140,8 @@ struct FlatFields {
     position: HashMap<PyText, usize>,
     /// How often each name has been seen, for the `.N_` suffix.
     repeats: HashMap<PyText, u64>,
+    /// pywb: a named scalar could not be rendered (the walk raised).
+    unrenderable: bool,
 }
 
 impl FlatFields {
@@ -130,6 +164,7 @@ impl FlatFields {
                 self.insert(key, text.clone());
             }
             Value::Scalar(_) => {}
+            Value::Unrenderable => self.unrenderable |= !name.is_empty(),
         }
     }
 
@@ -171,11 +206,16 @@ impl FlatFields {
 /// `json.loads(bytes)`: sniff the encoding, decode with `surrogatepass`,
 /// then parse one JSON text surrounded by optional whitespace.
 fn load(bytes: &[u8]) -> Result<Value, LoadError> {
+    load_with(bytes, Dialect::CdxjIndexer)
+}
+
+fn load_with(bytes: &[u8], dialect: Dialect) -> Result<Value, LoadError> {
     let text = decode_json_bytes(bytes).ok_or(LoadError::Other)?;
     let mut parser = Parser {
         text: &text,
         pos: 0,
         depth: 0,
+        dialect,
     };
     parser.skip_whitespace();
     let value = parser.value()?;
@@ -278,6 +318,7 @@ struct Parser<'a> {
     text: &'a [u32],
     pos: usize,
     depth: usize,
+    dialect: Dialect,
 }
 
 impl Parser<'_> {
@@ -309,6 +350,7 @@ impl Parser<'_> {
             }
             Some('{') => self.nested(Self::object),
             Some('[') => self.nested(Self::array),
+            _ if self.dialect == Dialect::Pywb => self.pywb_keyword(),
             _ if self.at("null") => self.keyword("null", scalar("None")),
             _ if self.at("true") => self.keyword("true", scalar("True")),
             _ if self.at("false") => self.keyword("false", scalar("False")),
@@ -324,12 +366,31 @@ impl Parser<'_> {
         value
     }
 
+    /// pywb renders the JSON literals as JSON writes them; the infinities
+    /// cannot be rendered (`int(inf)` raises).
+    fn pywb_keyword(&mut self) -> Result<Value, LoadError> {
+        let scalar = |text: &str| Ok(Value::Scalar(PyText::from_str(text)));
+        match () {
+            _ if self.at("null") => self.keyword("null", scalar("null")),
+            _ if self.at("true") => self.keyword("true", scalar("true")),
+            _ if self.at("false") => self.keyword("false", scalar("false")),
+            _ if self.at("NaN") => self.keyword("NaN", scalar("nan")),
+            _ if self.at("Infinity") => self.keyword("Infinity", Ok(Value::Unrenderable)),
+            _ if self.at("-Infinity") => self.keyword("-Infinity", Ok(Value::Unrenderable)),
+            _ => self.number(),
+        }
+    }
+
     fn nested(
         &mut self,
         parse: fn(&mut Self) -> Result<Value, LoadError>,
     ) -> Result<Value, LoadError> {
         self.depth += 1;
-        if self.depth > MAX_NESTING {
+        let limit = match self.dialect {
+            Dialect::CdxjIndexer => MAX_NESTING,
+            Dialect::Pywb => MAX_NESTING_PYWB,
+        };
+        if self.depth > limit {
             return Err(LoadError::Other);
         }
         self.pos += 1;
@@ -517,9 +578,30 @@ impl Parser<'_> {
             integer_text(&literal).map(|text| Value::Scalar(PyText::from_str(&text)))
         } else {
             let value: f64 = literal.parse().map_err(|_| LoadError::Syntax)?;
+            if self.dialect == Dialect::Pywb {
+                return Ok(pywb_float(value));
+            }
             Ok(Value::Scalar(PyText::from_str(&py_float_repr(value))))
         }
     }
+}
+
+/// pywb's rendering of a float: `str(int(x))` when `math.modf(x)` has no
+/// fraction (the exact integer a double holds, however long), else `str(x)`.
+/// An infinity has no fraction either, and `int()` of it raises.
+fn pywb_float(value: f64) -> Value {
+    if value.is_infinite() {
+        return Value::Unrenderable;
+    }
+    let text = if value.is_nan() || value.fract() != 0.0 {
+        py_float_repr(value)
+    } else if value == 0.0 {
+        "0".to_owned()
+    } else {
+        // Formatting with a precision prints a double's exact decimal value.
+        format!("{value:.0}")
+    };
+    Value::Scalar(PyText::from_str(&text))
 }
 
 /// `str(int(literal))`: the digits as written, except that `-0` is `0`.
@@ -594,6 +676,30 @@ mod tests {
         assert_eq!(json_body_query(&utf16).unwrap(), "a=%C3%A9");
         assert_eq!(json_body_query(b"\xEF\xBB\xBF{\"a\":1}").unwrap(), "a=1");
         assert_eq!(json_body_query(b"\xEF\xBB\xBF\xEF\xBB\xBF{\"a\":1}"), None);
+    }
+
+    #[test]
+    fn pywb_renders_literals_and_whole_floats() {
+        let pywb = |body: &str| pywb_json_body_query(body.as_bytes());
+        assert_eq!(
+            pywb(r#"{"a":true,"b":null,"c":1.0,"d":1.5,"e":1e16,"f":[1,2],"g":-0.0,"h":NaN}"#).unwrap(),
+            "a=true&b=null&c=1&d=1.5&e=10000000000000000&f=1&f.2_=2&g=0&h=nan"
+        );
+        assert_eq!(
+            pywb(r#"{"i":1e300}"#).unwrap(),
+            "i=1000000000000000052504760255204420248704468581108159154915854115511802457988908195786371375080447864043704443832883878176942523235360430575644792184786706982848387200926575803737830233794788090059368953234970799945081119038967640880074652742780142494579258788820056842838115669472196386865459400540160"
+        );
+        assert_eq!(pywb(r#"{"a":-2.5e-7,"b":false}"#).unwrap(), "a=-2.5e-07&b=false");
+        // int(inf) raises, but only for a value the walk renders.
+        assert_eq!(pywb(r#"{"a":Infinity}"#), None);
+        assert_eq!(pywb(r#"{"a":1e400}"#), None);
+        assert_eq!(pywb(r#"{"a":Infinity,"a":1}"#).unwrap(), "a=1");
+        assert_eq!(pywb(r#"[Infinity]"#).unwrap(), "");
+        // No line-by-line retry.
+        assert_eq!(pywb("{\"a\":1}\n{\"a\":2}"), None);
+        let nested = |depth: usize| format!("{}1{}", "[".repeat(depth), "]".repeat(depth));
+        assert_eq!(pywb(&nested(MAX_NESTING_PYWB)).unwrap(), "");
+        assert_eq!(pywb(&nested(MAX_NESTING_PYWB + 1)), None);
     }
 
     #[test]
