@@ -343,6 +343,37 @@ impl<R: Read> Indexer<R> {
         }
     }
 
+    /// Reads the rest of the current block through the digesters, keeping
+    /// its first `keep` bytes; returns them and the number of bytes read.
+    fn drain_block(
+        reader: &mut ArchiveReader<R>,
+        mut block_hasher: Option<&mut Sha1Base32>,
+        mut payload_hasher: Option<&mut Sha1Base32>,
+        keep: usize,
+    ) -> Result<(Vec<u8>, u64)> {
+        let mut kept = Vec::new();
+        let mut length = 0u64;
+        let mut block = reader.block();
+        loop {
+            let chunk = block.fill()?;
+            if chunk.is_empty() {
+                return Ok((kept, length));
+            }
+            if let Some(h) = block_hasher.as_deref_mut() {
+                h.update(chunk);
+            }
+            if let Some(h) = payload_hasher.as_deref_mut() {
+                h.update(chunk);
+            }
+            if kept.len() < keep {
+                kept.extend_from_slice(&chunk[..chunk.len().min(keep - kept.len())]);
+            }
+            length += chunk.len() as u64;
+            let n = chunk.len();
+            block.consume(n);
+        }
+    }
+
     /// Reads one record and derives its row (if it is selected).
     fn process(&mut self, head: RecordHead) -> Result<Option<Pending>> {
         if self.opts.style == Style::Pywb {
@@ -377,30 +408,8 @@ impl<R: Read> Indexer<R> {
         let keep_html = opts.style == Style::CdxWriter
             && wanted
             && mime_full.as_deref().is_some_and(|m| m.to_ascii_lowercase().starts_with("text/html"));
-        let mut body = Vec::new();
-        let mut payload_length = 0u64;
-        {
-            let mut block = self.reader.block();
-            loop {
-                let chunk = block.fill()?;
-                if chunk.is_empty() {
-                    break;
-                }
-                if let Some(h) = block_hasher.as_mut() {
-                    h.update(chunk);
-                }
-                if let Some(h) = payload_hasher.as_mut() {
-                    h.update(chunk);
-                }
-                let cap = if keep_body { MAX_POST_BODY } else if keep_html { MAX_HTML_HEAD } else { 0 };
-                if body.len() < cap {
-                    body.extend_from_slice(&chunk[..chunk.len().min(cap - body.len())]);
-                }
-                payload_length += chunk.len() as u64;
-                let n = chunk.len();
-                block.consume(n);
-            }
-        }
+        let cap = if keep_body { MAX_POST_BODY } else if keep_html { MAX_HTML_HEAD } else { 0 };
+        let (body, payload_length) = Self::drain_block(&mut self.reader, block_hasher.as_mut(), payload_hasher.as_mut(), cap)?;
         let span = self.reader.finish_record()?;
         if let Some(damage) = self.reader.take_damage() {
             self.queue.push_back(Event::Warning(damage));
@@ -634,29 +643,8 @@ impl<R: Read> Indexer<R> {
         let keep_body = post_append
             && head.rec_type == "request"
             && matches!(view.protocol.to_uppercase().as_str(), "POST" | "PUT");
-        let mut body = Vec::new();
-        let mut payload_length = 0u64;
-        {
-            let mut block = self.reader.block();
-            loop {
-                let chunk = block.fill()?;
-                if chunk.is_empty() {
-                    break;
-                }
-                if let Some(h) = block_hasher.as_mut() {
-                    h.update(chunk);
-                }
-                if let Some(h) = payload_hasher.as_mut() {
-                    h.update(chunk);
-                }
-                if keep_body && body.len() < MAX_POST_BODY {
-                    body.extend_from_slice(&chunk[..chunk.len().min(MAX_POST_BODY - body.len())]);
-                }
-                payload_length += chunk.len() as u64;
-                let n = chunk.len();
-                block.consume(n);
-            }
-        }
+        let cap = if keep_body { MAX_POST_BODY } else { 0 };
+        let (body, payload_length) = Self::drain_block(&mut self.reader, block_hasher.as_mut(), payload_hasher.as_mut(), cap)?;
         let span = self.reader.finish_record()?;
         self.report_short_content(head, &span);
         // warcio meets the end of the input where an HTTP head should be (a
