@@ -15,6 +15,7 @@ pub mod error;
 pub mod headers;
 pub mod http;
 pub mod index;
+pub mod inflate;
 pub mod inputs;
 pub mod json;
 pub mod parallel;
