@@ -6,6 +6,7 @@ import { readFileSync, statSync } from 'node:fs'
 import { parseArgs, type ParseArgsConfig } from 'node:util'
 
 import { ArchiveError } from './errors.js'
+import { dumpCommand } from './commands/dump.js'
 import { generateSample, writeIndex } from './index.js'
 import { native } from './native.js'
 import { ProgressBar } from './progress.js'
@@ -25,6 +26,7 @@ Usage: warcdex <command> [options]
 Commands:
   index    write a CDXJ, CDX or NDJSON index of WARC/ARC files
   sample   write a realistic sample collection of WARC/ARC files
+  dump     page-dump segments (data_*.tar.xz): verify, lookup, extract, to-warc
 
 Run 'warcdex <command> --help' for a command's options.
 `
@@ -271,6 +273,7 @@ export async function main(argv: string[]): Promise<number> {
     switch (command) {
       case 'index':
         return await indexCommand(rest)
+      case 'dump': return await dumpCommand(rest)
       case 'sample':
         return await sampleCommand(rest)
       case undefined:

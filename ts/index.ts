@@ -197,3 +197,4 @@ export async function generateSample(dir: string, options: SampleOptions = {}): 
 /** The version of the native addon. */
 export const nativeVersion = (): string => native.nativeVersion()
 
+export * from './dump.js'

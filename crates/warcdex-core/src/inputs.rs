@@ -10,7 +10,8 @@ pub fn is_archive_name(name: &str) -> bool {
     let base = ["", ".gz", ".xz", ".zst"]
         .iter()
         .find_map(|c| n.strip_suffix(c).filter(|b| b.ends_with(".warc") || b.ends_with(".arc")));
-    base.is_some()
+    // Page-dump segments (data_*.tar.xz), read through the foreign hook.
+    base.is_some() || (n.starts_with("data_") && n.ends_with(".tar.xz"))
 }
 
 /// Expands files and directories (recursively, archives only, in name

@@ -12,6 +12,7 @@ pub mod cdx;
 pub mod decode;
 pub mod digest;
 pub mod error;
+pub mod foreign;
 pub mod headers;
 pub mod http;
 pub mod index;

@@ -91,6 +91,14 @@ pub fn run_index<W: Write>(files: &[PathBuf], job: &IndexJob, out: &mut W, obs: 
             break;
         }
         obs.file_started(path);
+        let mut sink = |l: &str| match sorter.as_mut() {
+            Some(s) => s.push(l.as_bytes()),
+            None => buffered.write_all(l.as_bytes()),
+        };
+        let foreign_options = IndexOptions { filename: index_filename(path, job.dir_root.as_deref()), ..job.options.clone() };
+        if crate::foreign::try_index(path, &foreign_options, job, &mut summary, &mut line, &mut sink, obs)? {
+            continue;
+        }
         let name = path.display().to_string();
         let file = match File::open(path) {
             Ok(f) => f,

@@ -4,6 +4,7 @@
 
 mod convert;
 mod cursor;
+mod dump;
 mod job;
 mod payload;
 mod push;

@@ -108,6 +108,7 @@ use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
 pub use compress::WARC_ZSTD_DICT_MAGIC;
+pub use content::{Content, HtmlFrame};
 pub use rng::Rng;
 pub use time::Timestamp;
 
