@@ -10,6 +10,8 @@ import { dumpCommand } from './commands/dump.js'
 import { generateSample, writeIndex } from './index.js'
 import { native } from './native.js'
 import { ProgressBar } from './progress.js'
+import { parquetCommand } from './commands/parquet.js'
+import { queryCommand } from './commands/query.js'
 import type { IndexFormat, IndexStyle, Problem } from './types.js'
 
 const EXIT_OK = 0
@@ -26,6 +28,8 @@ Usage: warcdex <command> [options]
 Commands:
   index    write a CDXJ, CDX or NDJSON index of WARC/ARC files
   sample   write a realistic sample collection of WARC/ARC files
+  parquet  write a cc-index-table Parquet dataset from WARC/ARC files or CDX(J)
+  query    run SQL over a Parquet dataset with DuckDB (view ccindex)
   dump     page-dump segments (data_*.tar.xz): verify, lookup, extract, to-warc
 
 Run 'warcdex <command> --help' for a command's options.
@@ -276,6 +280,10 @@ export async function main(argv: string[]): Promise<number> {
       case 'dump': return await dumpCommand(rest)
       case 'sample':
         return await sampleCommand(rest)
+      case 'parquet':
+        return await parquetCommand(rest)
+      case 'query':
+        return await queryCommand(rest)
       case undefined:
       case '-h':
       case '--help':

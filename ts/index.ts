@@ -25,6 +25,7 @@ import type {
 export * from './types.js'
 export { ArchiveError } from './errors.js'
 export { ArchiveRecord, Headers, type HttpHead } from './record.js'
+export * from './parquet.js'
 
 export interface ReadRecordsOptions extends ReadOptions {
   /**

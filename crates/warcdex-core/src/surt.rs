@@ -38,7 +38,7 @@
 //! addresses, as they are when the lookup fails), and IDNA follows CPython's
 //! `idna` codec (IDNA 2003, tables generated from CPython 3.11).
 
-mod idna2003;
+pub mod idna2003;
 #[rustfmt::skip] // generated
 mod idna2003_tables;
 

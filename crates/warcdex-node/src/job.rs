@@ -24,7 +24,7 @@ pub type EventCallback = ThreadsafeFunction<String, (), String, Status, false>;
 #[napi]
 #[derive(Default)]
 pub struct CancelToken {
-    flag: Arc<AtomicBool>,
+    pub(crate) flag: Arc<AtomicBool>,
 }
 
 #[napi]

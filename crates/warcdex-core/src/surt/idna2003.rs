@@ -22,7 +22,7 @@ const MAX_LABEL_LEN: usize = 63;
 ///
 /// Returns `false` where CPython raises `UnicodeError`; `out` may then hold
 /// partial output and must be discarded by the caller.
-pub(super) fn host_to_ascii(host: &[u8], out: &mut Vec<u8>) -> bool {
+pub fn host_to_ascii(host: &[u8], out: &mut Vec<u8>) -> bool {
     // 'ignore' drops every byte that is not part of a valid UTF-8 sequence.
     let mut text = String::with_capacity(host.len());
     for chunk in host.utf8_chunks() {

@@ -1,0 +1,227 @@
+//! Host columns as Common Crawl's `HostName` derives them: IP detection
+//! (every numeric IPv4 form `InetAddress` accepts), percent-decoding, IDNA
+//! 2003, one trailing dot stripped, label parts, and the public-suffix
+//! columns from the Public Suffix List compiled into the `psl` crate.
+
+use psl::{Psl, Type};
+
+/// The host-derived columns of one row.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct HostColumns {
+    pub name: Option<String>,
+    /// tld, 2nd, 3rd, 4th, 5th last part.
+    pub parts: [Option<String>; 5],
+    pub registry_suffix: Option<String>,
+    pub registered_domain: Option<String>,
+    pub private_suffix: Option<String>,
+    pub private_domain: Option<String>,
+    pub name_reversed: Option<String>,
+}
+
+/// Derives every host column from the host as written in the URL.
+pub fn host_columns(raw: &str) -> HostColumns {
+    let lower = raw.to_lowercase();
+    if lower.starts_with('[') {
+        // IPv6: only the name.
+        return HostColumns { name: Some(lower), ..Default::default() };
+    }
+    if is_canonical_ipv4(&lower) {
+        return HostColumns { name: Some(lower), ..Default::default() };
+    }
+    if let Some(ip) = numeric_ipv4(&lower) {
+        return HostColumns { name: Some(ip), ..Default::default() };
+    }
+    let Some(name) = normalize_hostname(&lower) else {
+        return HostColumns::default();
+    };
+    let mut out = HostColumns::default();
+    if !name.is_empty() {
+        for (i, label) in name.rsplit('.').take(5).enumerate() {
+            out.parts[i] = Some(label.to_string());
+        }
+        let mut reversed = String::with_capacity(name.len());
+        for (i, label) in name.rsplit('.').enumerate() {
+            if i > 0 {
+                reversed.push('.');
+            }
+            reversed.push_str(label);
+        }
+        out.name_reversed = Some(reversed);
+        suffix_columns(&name, &mut out);
+    }
+    out.name = Some(name);
+    out
+}
+
+/// `%`-decoding, IDNA 2003 for non-ASCII hosts, one trailing dot removed.
+/// `None` when IDNA rejects the host (CC then nulls every host column).
+fn normalize_hostname(lower: &str) -> Option<String> {
+    let mut host: std::borrow::Cow<str> = lower.into();
+    if host.contains('%') {
+        host = percent_decode(&host).to_lowercase().into();
+    }
+    if !host.is_ascii() {
+        let mut out = Vec::with_capacity(host.len() + 8);
+        if !warcdex_core::surt::idna2003::host_to_ascii(host.as_bytes(), &mut out) {
+            return None;
+        }
+        host = String::from_utf8(out).ok()?.into();
+    }
+    let host = host.strip_suffix('.').unwrap_or(&host);
+    Some(host.to_string())
+}
+
+fn percent_decode(s: &str) -> String {
+    let b = s.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        let hex = |c: u8| (c as char).to_digit(16);
+        if b[i] == b'%' && i + 2 < b.len() {
+            if let (Some(h), Some(l)) = (hex(b[i + 1]), hex(b[i + 2])) {
+                out.push((h * 16 + l) as u8);
+                i += 3;
+                continue;
+            }
+        }
+        out.push(b[i]);
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+fn is_octet(s: &str) -> bool {
+    // Canonical: no leading zeros.
+    !s.is_empty() && s.len() <= 3 && s.bytes().all(|c| c.is_ascii_digit()) && (s == "0" || !s.starts_with('0')) && s.parse::<u16>().is_ok_and(|v| v <= 255)
+}
+
+fn is_canonical_ipv4(h: &str) -> bool {
+    let mut n = 0;
+    for part in h.split('.') {
+        n += 1;
+        if n > 4 || !is_octet(part) {
+            return false;
+        }
+    }
+    n == 4
+}
+
+/// `a`, `a.b`, `a.b.c`, `a.b.c.d` in decimal, the last part filling the
+/// remaining bytes, as `InetAddress.getByName` reads them.
+fn numeric_ipv4(h: &str) -> Option<String> {
+    let parts: Vec<&str> = h.split('.').collect();
+    if parts.len() > 4 || parts.iter().any(|p| p.is_empty() || p.len() > 10 || !p.bytes().all(|c| c.is_ascii_digit())) {
+        return None;
+    }
+    let mut bytes = [0u8; 4];
+    let (last, head) = parts.split_last()?;
+    for (i, p) in head.iter().enumerate() {
+        let v: u64 = p.parse().ok()?;
+        if v > 255 {
+            return None;
+        }
+        bytes[i] = v as u8;
+    }
+    let rest_bytes = 4 - head.len();
+    let v: u64 = last.parse().ok()?;
+    if v >= 1u64 << (8 * rest_bytes) {
+        return None;
+    }
+    for k in 0..rest_bytes {
+        bytes[3 - k] = (v >> (8 * k)) as u8;
+    }
+    Some(format!("{}.{}.{}.{}", bytes[0], bytes[1], bytes[2], bytes[3]))
+}
+
+fn labels_ok(host: &str) -> bool {
+    host.split('.').all(|l| !l.is_empty() && l.len() <= 63)
+}
+
+/// crawler-commons `EffectiveTldFinder` semantics: ICANN+private longest
+/// match for the private columns, ICANN-only for the registry columns, no
+/// default `*` rule (an unlisted TLD gives nulls), and a host that is itself
+/// a suffix has no domain.
+fn suffix_columns(host: &str, out: &mut HostColumns) {
+    let list = psl::List;
+    let Some(private) = list.suffix(host.as_bytes()) else { return };
+    let Some(typ) = private.typ() else { return };
+    let private_suffix = std::str::from_utf8(private.as_bytes()).unwrap_or_default();
+    let domain_of = |suffix: &str| -> Option<String> {
+        if host.len() <= suffix.len() || !labels_ok(host) {
+            return None;
+        }
+        let sub = &host[..host.len() - suffix.len() - 1];
+        let label = sub.rsplit('.').next()?;
+        Some(format!("{label}.{suffix}"))
+    };
+    out.private_suffix = Some(private_suffix.to_string());
+    out.private_domain = domain_of(private_suffix);
+    let registry_suffix = if typ == Type::Icann {
+        Some(private_suffix)
+    } else {
+        icann_suffix(host, private_suffix.len())
+    };
+    if let Some(reg) = registry_suffix {
+        out.registered_domain = if reg == private_suffix { out.private_domain.clone() } else { domain_of(reg) };
+        out.registry_suffix = Some(reg.to_string());
+    }
+}
+
+/// The longest ICANN rule shorter than the private match.
+fn icann_suffix(host: &str, below: usize) -> Option<&str> {
+    let list = psl::List;
+    let mut start = host.len() - below;
+    loop {
+        let dot = host[start..].find('.')?;
+        start += dot + 1;
+        let cand = &host[start..];
+        let info = list.find(cand.as_bytes().rsplit(|c| *c == b'.'));
+        if info.len == cand.len() && info.typ == Some(Type::Icann) {
+            return Some(cand);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn s(v: &str) -> Option<String> {
+        Some(v.to_string())
+    }
+
+    #[test]
+    fn numeric_ipv4_forms() {
+        for h in ["123.123.123.123", "2071690107", "123.8092539", "123.123.31611"] {
+            let c = host_columns(h);
+            assert_eq!(c.name, s("123.123.123.123"), "{h}");
+            assert_eq!(c.parts[0], None);
+            assert_eq!(c.name_reversed, None);
+        }
+        assert_eq!(host_columns("0x7f.1").parts[0], s("1"));
+        assert_eq!(host_columns("123.8092843").name, s("123.123.124.171"));
+        assert_eq!(host_columns("1.2.3.256").parts[0], s("256"), "out of range: a hostname");
+    }
+
+    #[test]
+    fn suffixes() {
+        let c = host_columns("myblog.blogspot.com");
+        assert_eq!((c.registry_suffix, c.registered_domain), (s("com"), s("blogspot.com")));
+        assert_eq!((c.private_suffix, c.private_domain), (s("blogspot.com"), s("myblog.blogspot.com")));
+        let c = host_columns("mypublicbucket.s3.amazonaws.com");
+        assert_eq!((c.registry_suffix, c.registered_domain), (s("com"), s("amazonaws.com")));
+        assert_eq!((c.private_suffix, c.private_domain), (s("s3.amazonaws.com"), s("mypublicbucket.s3.amazonaws.com")));
+        let c = host_columns("co.uk");
+        assert_eq!((c.registry_suffix, c.registered_domain), (s("co.uk"), None));
+        let c = host_columns("example.invalid");
+        assert_eq!((c.parts[0].clone(), c.registry_suffix, c.private_domain), (s("invalid"), None, None));
+        let c = host_columns("lions.nakahara.kawasaki.jp");
+        assert_eq!((c.registry_suffix, c.registered_domain), (s("nakahara.kawasaki.jp"), s("lions.nakahara.kawasaki.jp")));
+        let c = host_columns("www.example.xn--p1ai");
+        assert_eq!((c.registry_suffix, c.registered_domain), (s("xn--p1ai"), s("example.xn--p1ai")));
+        let c = host_columns("München.DE.");
+        assert_eq!((c.name, c.registered_domain), (s("xn--mnchen-3ya.de"), s("xn--mnchen-3ya.de")));
+        assert_eq!(host_columns("www.example%2ecom").name, s("www.example.com"));
+        assert_eq!(host_columns("www.example.%d0%a0%d0%a4").name, s("www.example.xn--p1ai"));
+    }
+}

@@ -1,0 +1,230 @@
+//! A whole conversion: inputs → rows → sorted runs → partitioned files.
+
+use std::fs::File;
+use std::io::{self, BufRead};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+
+use warcdex_core::index::{Event, IndexEntry, IndexOptions, Indexer};
+use warcdex_core::reader::ArchiveReader;
+
+use crate::capture::{parse_line, Capture, LineFormat};
+use crate::inputs::{decoded, Counting, Input, Stdin};
+use crate::row::{Row, RowRules};
+use crate::schema::DEFAULT_PARTITION_BY;
+use crate::sort::{RowSorter, DEFAULT_BUDGET};
+use crate::writer::{DatasetWriter, Layout, WrittenFile};
+
+#[derive(Debug, Clone)]
+pub struct ParquetJob {
+    pub rules: RowRules,
+    pub layout: Layout,
+    pub sort_budget: usize,
+    pub tmp_dir: Option<PathBuf>,
+}
+
+impl Default for ParquetJob {
+    fn default() -> Self {
+        ParquetJob {
+            rules: RowRules { crawl: None, partition_by: DEFAULT_PARTITION_BY.iter().map(|s| s.to_string()).collect() },
+            layout: Layout::default(),
+            sort_budget: DEFAULT_BUDGET,
+            tmp_dir: None,
+        }
+    }
+}
+
+impl ParquetJob {
+    /// Checks the partition columns (`crawl` and `subset`, each at most once).
+    pub fn check(&self) -> Result<(), String> {
+        let by = &self.rules.partition_by;
+        for (i, c) in by.iter().enumerate() {
+            if !DEFAULT_PARTITION_BY.contains(&c.as_str()) {
+                return Err(format!("cannot partition by '{c}': the partition columns are crawl and subset"));
+            }
+            if by[..i].contains(c) {
+                return Err(format!("partition column '{c}' given twice"));
+            }
+        }
+        if self.layout.max_file_rows == 0 {
+            return Err("--max-file-rows must be at least 1".into());
+        }
+        Ok(())
+    }
+}
+
+#[derive(Debug, Default, Clone)]
+pub struct Summary {
+    pub inputs: u64,
+    pub rows: u64,
+    /// Lines or records that gave no row.
+    pub skipped: u64,
+    pub warnings: u64,
+    pub bytes_read: u64,
+    pub spilled_runs: u64,
+    pub files: Vec<WrittenFile>,
+}
+
+pub trait Observer {
+    /// A line or record that gave no row (skipped) or a warning.
+    fn problem(&mut self, _skipped: bool, _message: &str) {}
+    /// Raw input bytes read so far, rows so far.
+    fn progress(&mut self, _bytes: u64, _rows: u64) {}
+    fn cancelled(&self) -> bool {
+        false
+    }
+}
+
+pub struct NoObserver;
+impl Observer for NoObserver {}
+
+struct Ctx<'a> {
+    job: &'a ParquetJob,
+    sorter: RowSorter,
+    summary: Summary,
+    counter: Arc<AtomicU64>,
+    obs: &'a mut dyn Observer,
+}
+
+impl Ctx<'_> {
+    fn add(&mut self, c: &Capture<'_>, whence: impl FnOnce() -> String) -> io::Result<()> {
+        match Row::derive(c, &self.job.rules) {
+            Some(row) => {
+                self.sorter.push(row)?;
+                self.summary.rows += 1;
+                if self.summary.rows % 4096 == 0 {
+                    self.obs.progress(self.counter.load(Ordering::Relaxed), self.summary.rows);
+                }
+            }
+            None => {
+                self.summary.skipped += 1;
+                self.obs.problem(true, &format!("{}: bad timestamp '{}'", whence(), c.timestamp));
+            }
+        }
+        Ok(())
+    }
+
+    fn index_lines(&mut self, name: &str, src: Box<dyn io::Read + Send>) -> io::Result<()> {
+        let mut r = decoded(Box::new(Counting::new(src, self.counter.clone())))?;
+        let mut buf = Vec::with_capacity(4096);
+        let mut format = LineFormat::Auto;
+        let mut lineno = 0u64;
+        loop {
+            buf.clear();
+            if r.read_until(b'\n', &mut buf)? == 0 {
+                break;
+            }
+            lineno += 1;
+            let line = String::from_utf8_lossy(&buf);
+            let line = line.trim_end_matches(['\n', '\r']);
+            if line.is_empty() {
+                continue;
+            }
+            if line.starts_with(" CDX") || line.starts_with("CDX ") {
+                format = LineFormat::from_header(line).unwrap_or(LineFormat::Auto);
+                continue;
+            }
+            if line.starts_with("!meta") || line.starts_with('#') {
+                continue; // pywb/ipwb metadata lines
+            }
+            match parse_line(line, format) {
+                Ok(c) => self.add(&c, || format!("{name}:{lineno}"))?,
+                Err(e) => {
+                    self.summary.skipped += 1;
+                    self.obs.problem(true, &format!("{name}:{lineno}: {e}"));
+                }
+            }
+            if lineno % 65536 == 0 && self.obs.cancelled() {
+                break;
+            }
+        }
+        Ok(())
+    }
+
+    fn archive(&mut self, path: &Path) -> io::Result<()> {
+        let name = path.display().to_string();
+        let file = File::open(path).map_err(|e| io::Error::new(e.kind(), format!("{name}: {e}")))?;
+        let reader = match ArchiveReader::new(Counting::new(file, self.counter.clone()), &name) {
+            Ok(r) => r,
+            Err(e) => {
+                self.summary.skipped += 1;
+                self.obs.problem(true, &e.to_string());
+                return Ok(());
+            }
+        };
+        let options = IndexOptions { filename: warcdex_core::inputs::index_filename(path, None), ..Default::default() };
+        let mut indexer = Indexer::new(reader, options);
+        while let Some(ev) = indexer.next_event() {
+            match ev {
+                Event::Entry(e) => self.add(&capture_of(&e), || format!("{name}@{}", e.offset))?,
+                Event::Skipped(e) => {
+                    self.summary.skipped += 1;
+                    self.obs.problem(true, &e.to_string());
+                }
+                Event::Warning(e) => {
+                    self.summary.warnings += 1;
+                    self.obs.problem(false, &e.to_string());
+                }
+            }
+            if self.obs.cancelled() {
+                break;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The CDXJ fields of an index entry, as cdxj-indexer would write them.
+fn capture_of(e: &IndexEntry) -> Capture<'_> {
+    fn b(s: &Option<String>) -> Option<std::borrow::Cow<'_, str>> {
+        s.as_deref().map(Into::into)
+    }
+    Capture {
+        urlkey: e.urlkey.as_str().into(),
+        timestamp: e.timestamp.as_str().into(),
+        url: b(&e.url),
+        mime: b(&e.mime),
+        status: b(&e.status),
+        digest: b(&e.digest),
+        length: Some(e.length.to_string().into()),
+        offset: Some(e.offset.to_string().into()),
+        filename: Some(e.filename.to_string().into()),
+        redirect: b(&e.redirect),
+        ..Default::default()
+    }
+}
+
+/// Converts `inputs` into a dataset under `out_dir`.
+pub fn run(inputs: &[Input], out_dir: &Path, job: &ParquetJob, obs: &mut dyn Observer) -> io::Result<Summary> {
+    let mut ctx = Ctx {
+        job,
+        sorter: RowSorter::new(job.sort_budget, job.tmp_dir.clone()),
+        summary: Summary::default(),
+        counter: Arc::new(AtomicU64::new(0)),
+        obs,
+    };
+    for input in inputs {
+        if ctx.obs.cancelled() {
+            break;
+        }
+        ctx.summary.inputs += 1;
+        match input {
+            Input::Archive(p) => ctx.archive(p)?,
+            Input::Index(p) => {
+                let name = p.display().to_string();
+                let f = File::open(p).map_err(|e| io::Error::new(e.kind(), format!("{name}: {e}")))?;
+                ctx.index_lines(&name, Box::new(f))?
+            }
+            Input::Stdin => ctx.index_lines("<stdin>", Box::new(Stdin))?,
+        }
+    }
+    let Ctx { sorter, mut summary, counter, obs, .. } = ctx;
+    summary.bytes_read = counter.load(Ordering::Relaxed);
+    summary.spilled_runs = sorter.spilled_runs() as u64;
+    obs.progress(summary.bytes_read, summary.rows);
+    let mut writer = DatasetWriter::new(out_dir, job.layout.clone())?;
+    sorter.finish(&mut |row| writer.push(row))?;
+    summary.files = writer.finish()?;
+    Ok(summary)
+}

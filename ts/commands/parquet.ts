@@ -1,0 +1,161 @@
+// `warcdex parquet`: a cc-index-table Parquet dataset from archives or indexes.
+import { statSync } from 'node:fs'
+import { parseArgs } from 'node:util'
+
+import { writeParquet } from '../parquet.js'
+import { ProgressBar } from '../progress.js'
+
+export const PARQUET_HELP = `Usage: warcdex parquet [options] INPUT... OUTDIR
+
+Writes a Hive-partitioned Parquet dataset in Common Crawl's cc-index-table
+schema (OUTDIR/crawl=NAME/subset=SUBSET/part-*.parquet), queryable with
+'warcdex query', DuckDB, Spark, Athena or Trino. INPUT is a WARC/ARC file
+(indexed on the way), an index (CDXJ, including Common Crawl's, 11-field or
+9-field CDX; plain, .gz or .bz2; unsorted is fine), a directory searched
+recursively for both, or '-' for index lines on standard input.
+
+Options:
+      --crawl NAME          crawl name for every row (default: parsed from
+                            Common Crawl paths, else 'unknown')
+      --partition-by COLS   partition columns, from crawl and subset
+                            (default crawl,subset; '' for none; EOT: crawl)
+  -c, --compression CODEC   zstd (default), gzip, snappy or none
+      --max-file-rows N     rows per file at most (default 10000000)
+      --row-group-rows N    rows per row group (default 100000)
+      --page-rows N         rows per data page (default 10000)
+      --bloom-filters       bloom filters on url_host_registered_domain and
+                            url_surtkey
+      --sort-memory MB      memory for rows before sorted runs spill to disk
+                            (default 256)
+      --tmp-dir DIR         where spilled runs go (default: the system's)
+  -q, --quiet               no progress bar, warnings or summary
+  -h, --help                show this help
+
+Subsets follow Common Crawl: robotstxt (robots.txt captures), warc
+(successful captures and revisits), crawldiagnostics (redirects, 404s and
+other non-successful captures); Common Crawl paths give their own.
+
+Exit codes: 0 every line/record was converted; 1 some were skipped (each
+reported on standard error); 2 usage error; 3 the job failed.
+`
+
+function human(bytes: number): string {
+  return bytes >= 1e6 ? `${(bytes / 1e6).toFixed(1)} MB` : `${(bytes / 1e3).toFixed(1)} kB`
+}
+
+export async function parquetCommand(args: string[]): Promise<number> {
+  let parsed
+  try {
+    parsed = parseArgs({
+      args,
+      allowPositionals: true,
+      strict: true,
+      options: {
+        crawl: { type: 'string' },
+        'partition-by': { type: 'string' },
+        compression: { type: 'string', short: 'c' },
+        'max-file-rows': { type: 'string' },
+        'row-group-rows': { type: 'string' },
+        'page-rows': { type: 'string' },
+        'bloom-filters': { type: 'boolean' },
+        'sort-memory': { type: 'string' },
+        'tmp-dir': { type: 'string' },
+        quiet: { type: 'boolean', short: 'q' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    })
+  } catch (e) {
+    process.stderr.write(`warcdex: ${(e as Error).message}\n\n${PARQUET_HELP}`)
+    return 2
+  }
+  const { values, positionals } = parsed
+  if (values.help) {
+    process.stdout.write(PARQUET_HELP)
+    return 0
+  }
+  const usage = (msg: string) => {
+    process.stderr.write(`warcdex: ${msg}\n\n${PARQUET_HELP}`)
+    return 2
+  }
+  if (positionals.length < 2) return usage('give at least one INPUT and the OUTDIR')
+  const count = (v: string | undefined, name: string): number | undefined => {
+    if (v === undefined) return undefined
+    const n = Number(v)
+    if (!Number.isInteger(n) || n < 1) throw new Error(`--${name} needs a positive whole number, not ${v}`)
+    return n
+  }
+  let numbers
+  try {
+    numbers = {
+      maxFileRows: count(values['max-file-rows'], 'max-file-rows'),
+      rowGroupRows: count(values['row-group-rows'], 'row-group-rows'),
+      pageRows: count(values['page-rows'], 'page-rows'),
+      sortMb: count(values['sort-memory'], 'sort-memory'),
+    }
+  } catch (e) {
+    return usage((e as Error).message)
+  }
+  const compression = values.compression ?? 'zstd'
+  if (!['zstd', 'gzip', 'snappy', 'none'].includes(compression)) return usage(`unknown --compression ${compression}`)
+  const partitionBy = values['partition-by'] === undefined ? undefined : values['partition-by'].split(',').map((s) => s.trim()).filter(Boolean)
+  if (partitionBy?.some((c) => c !== 'crawl' && c !== 'subset')) return usage(`--partition-by takes crawl and subset, not ${values['partition-by']}`)
+
+  const inputs = positionals.slice(0, -1)
+  const outDir = positionals[positionals.length - 1]!
+  const quiet = values.quiet ?? false
+  let total = 0
+  for (const i of inputs) {
+    try {
+      if (i !== '-') total += statSync(i).isFile() ? statSync(i).size : 0
+    } catch {
+      process.stderr.write(`warcdex: ${i}: no such file or directory\n`)
+      return 1
+    }
+  }
+  const bar = !quiet && process.stderr.isTTY ? new ProgressBar(total) : undefined
+  const controller = new AbortController()
+  const onSigint = () => controller.abort()
+  process.once('SIGINT', onSigint)
+  const started = Date.now()
+  try {
+    const s = await writeParquet(inputs, outDir, {
+      crawl: values.crawl,
+      partitionBy,
+      compression: compression as 'zstd',
+      maxFileRows: numbers.maxFileRows,
+      rowGroupRows: numbers.rowGroupRows,
+      pageRows: numbers.pageRows,
+      bloomFilters: values['bloom-filters'] ?? false,
+      sortBudgetBytes: numbers.sortMb === undefined ? undefined : numbers.sortMb * 1024 * 1024,
+      tmpDir: values['tmp-dir'],
+      signal: controller.signal,
+      onProgress: ({ bytes, rows }) => bar?.update(bytes, rows),
+      onProblem: (p) => {
+        if (quiet) return
+        bar?.clear()
+        process.stderr.write(`warcdex: ${p.skipped ? 'skipped' : 'warning'}: ${p.message}\n`)
+      },
+    })
+    bar?.clear()
+    if (!quiet) {
+      const secs = (Date.now() - started) / 1000
+      const bytes = s.files.reduce((a, f) => a + f.bytes, 0)
+      const rate = Math.round(s.rows / Math.max(secs, 0.001))
+      process.stderr.write(
+        `warcdex: ${s.rows} rows from ${s.inputs} inputs into ${s.files.length} files (${human(bytes)}) in ${outDir}; ` +
+          `${s.skipped} skipped, ${s.warnings} warnings; ${secs.toFixed(1)}s, ${rate.toLocaleString('en-US')} rows/s` +
+          (s.cancelled ? ' (interrupted)' : '') +
+          '\n',
+      )
+    }
+    if (s.cancelled) return 130
+    return s.skipped > 0 ? 1 : 0
+  } catch (e) {
+    bar?.clear()
+    const msg = (e as Error).message
+    process.stderr.write(`warcdex: ${msg}\n`)
+    return /No such file|not found|ENOENT/i.test(msg) ? 1 : 3
+  } finally {
+    process.off('SIGINT', onSigint)
+  }
+}
