@@ -187,6 +187,8 @@ test('index: one capture per page (SURT, timestamp, SHA-1 Base32, length, text/h
     t.is(row.recordType, row.offset === flaggedId || seg.badMd5Ids.includes(row.offset) || seg.badLengthIds.includes(row.offset) ? 'dump-page-unverified' : 'dump-page')
   }
   t.regex(r.stderr, new RegExp(`${basename(seg.data)}: id ${flaggedId}: not-utf8`))
+  // Several threads: segments go through the serial reader, same rows.
+  t.is(run(['index', '-q', '-j', '2', '-f', 'ndjson', seg.data]).stdout, r.stdout)
   // cdxj: SURT key and the locator.
   const c = run(['index', '-q', seg.data]).stdout.split('\n')[0]
   t.regex(c, /^[a-z0-9,-]+\)\/\S* \d{14} \{"url": .*"mime": "text\/html", "digest": "sha1:[A-Z2-7]{32}", "length": "\d+", "offset": "\d+", "filename": "data_/)

@@ -14,11 +14,20 @@ use crate::pipeline::{IndexJob, Observer, Summary};
 /// None (without reading anything) when it is not.
 pub type ForeignIndexer = fn(path: &Path, options: &IndexOptions, emit: &mut dyn FnMut(Event) -> io::Result<()>) -> Option<io::Result<()>>;
 
-static HOOK: OnceLock<ForeignIndexer> = OnceLock::new();
+/// True when `path` is an input the hook indexes (without indexing it).
+pub type ForeignDetector = fn(path: &Path) -> bool;
+
+static HOOK: OnceLock<(ForeignIndexer, ForeignDetector)> = OnceLock::new();
 
 /// Registers the hook (the first registration wins; later ones are ignored).
-pub fn register(hook: ForeignIndexer) {
-    let _ = HOOK.set(hook);
+pub fn register(hook: ForeignIndexer, detect: ForeignDetector) {
+    let _ = HOOK.set((hook, detect));
+}
+
+/// True when some of `files` are foreign inputs (the parallel pipeline,
+/// which splits WARC files at record boundaries, leaves those to the serial one).
+pub(crate) fn claims_any(files: &[std::path::PathBuf]) -> bool {
+    HOOK.get().is_some_and(|(_, detect)| files.iter().any(|f| detect(f)))
 }
 
 /// Indexes `path` with the registered hook; false when it is not a foreign input.
@@ -31,7 +40,7 @@ pub(crate) fn try_index(
     sink: &mut dyn FnMut(&str) -> io::Result<()>,
     obs: &mut dyn Observer,
 ) -> io::Result<bool> {
-    let Some(hook) = HOOK.get() else { return Ok(false) };
+    let Some((hook, _)) = HOOK.get() else { return Ok(false) };
     let mut header_written = false;
     let mut stopped = false;
     let result = hook(path, options, &mut |ev| {

@@ -73,7 +73,7 @@ impl Observer for NoObserver {}
 
 /// Indexes `files` into `out`.
 pub fn run_index<W: Write>(files: &[PathBuf], job: &IndexJob, out: &mut W, obs: &mut dyn Observer) -> std::io::Result<Summary> {
-    if job.jobs > 1 && job.options.style != Style::Pywb {
+    if job.jobs > 1 && job.options.style != Style::Pywb && !crate::foreign::claims_any(files) {
         return crate::parallel::run_index_parallel(files, job, job.jobs, out, obs);
     }
     let mut summary = Summary::default();

@@ -136,7 +136,7 @@ pub fn index_hook(path: &Path, options: &IndexOptions, emit: &mut dyn FnMut(Even
 
 /// Lets `warcdex index` read segments.
 pub fn register_index_hook() {
-    warcdex_core::foreign::register(index_hook);
+    warcdex_core::foreign::register(index_hook, is_segment);
 }
 
 #[cfg(test)]
