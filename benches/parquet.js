@@ -33,7 +33,8 @@ async function generate() {
   const words = ['alpha', 'beta', 'news', 'shop', 'blog', 'wiki', 'forum', 'media', 'data', 'city', 'home', 'music']
   const mimes = [['text/html', 'text/html'], ['text/html', 'application/xhtml+xml'], ['application/pdf', 'application/pdf'], ['image/jpeg', 'image/jpeg'], ['text/css', 'text/css']]
   let seed = 42
-  const rnd = (n) => ((seed = (seed * 1103515245 + 12345) % 2147483648), seed % n)
+  // 32-bit LCG in integer arithmetic (doubles would lose precision and cycle early).
+  const rnd = (n) => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0), (seed >>> 8) % n)
   const out = createWriteStream(input)
   for (let i = 0; i < ROWS; i++) {
     const tld = tlds[rnd(tlds.length)]
@@ -48,7 +49,7 @@ async function generate() {
     const [mime, det] = mimes[rnd(mimes.length)]
     const seg = `17159710572${String(rnd(100)).padStart(2, '0')}.39`
     const j = { url, mime, 'mime-detected': det, status: String(status), digest: 'RY7PLBUFQNI2FFV5FTUQK72W6SNPX' + String(rnd(1000)).padStart(3, '0'), length: String(500 + rnd(60000)), offset: String(rnd(1e9)), filename: `crawl-data/CC-MAIN-2024-22/segments/${seg}/${subset}/CC-MAIN-20240517233122-20240518023122-${String(rnd(900)).padStart(5, '0')}.warc.gz`, charset: 'UTF-8', languages: ['eng', 'deu', 'fra,eng'][rnd(3)] }
-    if (!out.write(`${key} 202405${String(1 + rnd(28)).padStart(2, '0')}${String(rnd(240000)).padStart(6, '0')} ${JSON.stringify(j)}\n`)) await once(out, 'drain')
+    if (!out.write(`${key} 202405${[1 + rnd(28), rnd(24), rnd(60), rnd(60)].map((v) => String(v).padStart(2, '0')).join('')} ${JSON.stringify(j)}\n`)) await once(out, 'drain')
   }
   out.end()
   await once(out, 'finish')
