@@ -28,6 +28,7 @@ Usage: warcdex <command> [options]
 Commands:
   index    write a CDXJ, CDX or NDJSON index of WARC/ARC files
   sample   write a realistic sample collection of WARC/ARC files
+  summary  summarize a collection as cdx-summary does (text, JSON or HTML)
   parquet  write a cc-index-table Parquet dataset from WARC/ARC files or CDX(J)
   query    run SQL over a Parquet dataset with DuckDB (view ccindex)
   dump     page-dump segments (data_*.tar.xz): verify, lookup, extract, to-warc
@@ -280,6 +281,7 @@ export async function main(argv: string[]): Promise<number> {
       case 'dump': return await dumpCommand(rest)
       case 'sample':
         return await sampleCommand(rest)
+      case 'summary': return await (await import('./commands/summary.js')).summaryCommand(rest)
       case 'parquet':
         return await parquetCommand(rest)
       case 'query':

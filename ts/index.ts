@@ -24,6 +24,7 @@ import type {
 
 export * from './types.js'
 export { ArchiveError } from './errors.js'
+export * from './summary.js'
 export { ArchiveRecord, Headers, type HttpHead } from './record.js'
 export * from './parquet.js'
 

@@ -10,6 +10,7 @@ mod parquet;
 mod payload;
 mod push;
 mod sample;
+mod summary;
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
