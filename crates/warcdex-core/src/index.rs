@@ -274,12 +274,11 @@ impl<R: Read> Indexer<R> {
         }
     }
 
-    /// cdxj-indexer pairs a record with the one just before it when one is
-    /// the request and the other the response of the same exchange.
+    /// A record is paired with the one just before it when one is the
+    /// request and the other the response of the same exchange (pywb: the
+    /// other is anything but a request); the rows then get the key of the
+    /// URL with the request's method and body query appended.
     fn pair_or_queue(&mut self, cur: Pending) {
-        if self.opts.style == Style::Pywb {
-            return self.pywb_pair_or_queue(cur);
-        }
         if !self.opts.post_append {
             if let Some(e) = cur.entry {
                 self.queue.push_back(Event::Entry(e));
@@ -290,53 +289,36 @@ impl<R: Read> Indexer<R> {
             self.pending = Some(cur);
             return;
         };
+        let mut cur = cur;
         let (a, b) = (&prev.pairing, &cur.pairing);
-        let same_exchange = a.target_uri == b.target_uri
-            && b.concurrent_to == a.record_id
-            && matches!((a.rec_type.as_str(), b.rec_type.as_str()), ("response", "request") | ("request", "response"));
-        if !same_exchange {
+        let kinds_pair = match self.opts.style {
+            Style::Pywb => (a.rec_type == "request") != (b.rec_type == "request"),
+            _ => matches!((a.rec_type.as_str(), b.rec_type.as_str()), ("response", "request") | ("request", "response")),
+        };
+        if !(kinds_pair && a.target_uri == b.target_uri && b.concurrent_to == a.record_id) {
             if let Some(e) = prev.entry.take() {
                 self.queue.push_back(Event::Entry(e));
             }
             self.pending = Some(cur);
             return;
         }
-        let mut cur = cur;
-        let (req, resp_entry, req_entry) = if prev.pairing.rec_type == "request" {
+        let (req, other_entry, req_entry) = if prev.pairing.rec_type == "request" {
             (&prev.pairing, &mut cur.entry, &mut prev.entry)
         } else {
             (&cur.pairing, &mut prev.entry, &mut cur.entry)
         };
-        if let Some(method) = req.method.as_deref().filter(|m| post::is_post_append_method(m)) {
-            let request = PostRequest {
-                method,
-                content_type: req.content_type.as_deref(),
-                content_length: req.content_length.as_deref(),
-                body: &req.body,
-            };
-            match post::post_query(&request) {
-                Ok(query) => {
-                    let url = req.target_uri.clone().unwrap_or_default();
-                    let key = surt(&post::append_method_query(&url, method, query.as_deref().unwrap_or("")));
-                    if let Some(e) = resp_entry.as_mut() {
-                        e.urlkey = key.clone();
-                        e.method = Some(method.to_uppercase());
-                        e.request_body = Some(query.clone());
-                    }
-                    if let Some(e) = req_entry.as_mut() {
-                        e.urlkey = key;
-                    }
-                }
-                Err(err) => {
-                    let offset = resp_entry.as_ref().or(req_entry.as_ref()).map(|e| e.offset);
-                    let w = Error::new(
-                        ErrorKind::BadRecord(format!("POST body not appended to the key: {err}")),
-                        self.reader.name(),
-                        offset,
-                    );
-                    self.queue.push_back(Event::Warning(w));
-                }
-            }
+        let problem = match self.opts.style {
+            Style::Pywb => pywb_post_key(req, other_entry, req_entry),
+            _ => cdxj_post_key(req, other_entry, req_entry),
+        };
+        if let Some(problem) = problem {
+            let offset = other_entry.as_ref().or(req_entry.as_ref()).map(|e| e.offset);
+            let w = Error::new(
+                ErrorKind::BadRecord(format!("POST body not appended to the key: {problem}")),
+                self.reader.name(),
+                offset,
+            );
+            self.queue.push_back(Event::Warning(w));
         }
         for e in [prev.entry, cur.entry].into_iter().flatten() {
             self.queue.push_back(Event::Entry(e));
@@ -544,6 +526,66 @@ impl<R: Read> Indexer<R> {
     }
 }
 
+/// cdxj-indexer's POST/PUT key: the body as a query (see [`post`]), set on
+/// both rows; the response also gets `method` and `requestBody`.
+fn cdxj_post_key(req: &Pairing, resp: &mut Option<IndexEntry>, req_row: &mut Option<IndexEntry>) -> Option<String> {
+    let method = req.method.as_deref().filter(|m| post::is_post_append_method(m))?;
+    let request = PostRequest {
+        method,
+        content_type: req.content_type.as_deref(),
+        content_length: req.content_length.as_deref(),
+        body: &req.body,
+    };
+    match post::post_query(&request) {
+        Ok(query) => {
+            let url = req.target_uri.clone().unwrap_or_default();
+            let key = surt(&post::append_method_query(&url, method, query.as_deref().unwrap_or("")));
+            if let Some(e) = resp.as_mut() {
+                e.urlkey = key.clone();
+                e.method = Some(method.to_uppercase());
+                e.request_body = Some(query);
+            }
+            if let Some(e) = req_row.as_mut() {
+                e.urlkey = key;
+            }
+            None
+        }
+        Err(err) => Some(err.to_string()),
+    }
+}
+
+/// pywb's POST key: its own method query, merged into the URL and
+/// canonicalized its way.
+fn pywb_post_key(req: &Pairing, other: &mut Option<IndexEntry>, req_entry: &mut Option<IndexEntry>) -> Option<String> {
+    let url = req.target_uri.as_deref()?;
+    let query = post::pywb_method_query(
+        req.method.as_deref().unwrap_or("HTTP/1.0"),
+        req.content_type.as_deref(),
+        req.content_length.as_deref(),
+        &req.body,
+    );
+    match query {
+        Ok(q) => match pywb::merged_url(url, &q) {
+            None => None,
+            Some(new_url) => match pywb::canonicalize(&new_url) {
+                Some(key) => {
+                    if let Some(e) = other.as_mut() {
+                        e.urlkey = key.clone();
+                        e.method = Some(q.method.clone());
+                        e.request_body = (!q.query.is_empty()).then(|| Some(q.query.clone()));
+                    }
+                    if let Some(e) = req_entry.as_mut() {
+                        e.urlkey = key;
+                    }
+                    None
+                }
+                None => Some(format!("URL {new_url:?} cannot be turned into a SURT key")),
+            },
+        },
+        Err(err) => Some(err.to_string()),
+    }
+}
+
 /// The full media type that the `mime` field is cut from: HTTP Content-Type
 /// for response and request records, else the record's Content-Type.
 fn mime_of(head: &RecordHead, http: Option<&StatusAndHeaders>) -> Option<String> {
@@ -716,80 +758,6 @@ impl<R: Read> Indexer<R> {
             truncated: span.truncated_at.is_some(),
             pywb: Some(Box::new(derived.fields)),
         }))
-    }
-
-    /// pywb pairs each row of its first pass with the one before it when
-    /// their URLs are equal, the second is concurrent to the first, and
-    /// exactly one of them is a request; both then get the key of the URL
-    /// with the request's method and body query appended.
-    fn pywb_pair_or_queue(&mut self, cur: Pending) {
-        if !self.opts.post_append {
-            if let Some(e) = cur.entry {
-                self.queue.push_back(Event::Entry(e));
-            }
-            return;
-        }
-        let Some(mut prev) = self.pending.take() else {
-            self.pending = Some(cur);
-            return;
-        };
-        let mut cur = cur;
-        let (a, b) = (&prev.pairing, &cur.pairing);
-        let same_exchange = a.target_uri == b.target_uri
-            && b.concurrent_to == a.record_id
-            && ((a.rec_type == "request") != (b.rec_type == "request"));
-        if !same_exchange {
-            if let Some(e) = prev.entry.take() {
-                self.queue.push_back(Event::Entry(e));
-            }
-            self.pending = Some(cur);
-            return;
-        }
-        let (req, other_entry, req_entry) = if prev.pairing.rec_type == "request" {
-            (&prev.pairing, &mut cur.entry, &mut prev.entry)
-        } else {
-            (&cur.pairing, &mut prev.entry, &mut cur.entry)
-        };
-        if let Some(url) = req.target_uri.as_deref() {
-            let query = post::pywb_method_query(
-                req.method.as_deref().unwrap_or("HTTP/1.0"),
-                req.content_type.as_deref(),
-                req.content_length.as_deref(),
-                &req.body,
-            );
-            let problem = match query {
-                Ok(q) => match pywb::merged_url(url, &q) {
-                    None => None,
-                    Some(new_url) => match pywb::canonicalize(&new_url) {
-                        Some(key) => {
-                            if let Some(e) = other_entry.as_mut() {
-                                e.urlkey = key.clone();
-                                e.method = Some(q.method.clone());
-                                e.request_body = (!q.query.is_empty()).then(|| Some(q.query.clone()));
-                            }
-                            if let Some(e) = req_entry.as_mut() {
-                                e.urlkey = key;
-                            }
-                            None
-                        }
-                        None => Some(format!("URL {new_url:?} cannot be turned into a SURT key")),
-                    },
-                },
-                Err(err) => Some(err.to_string()),
-            };
-            if let Some(problem) = problem {
-                let offset = other_entry.as_ref().or(req_entry.as_ref()).map(|e| e.offset);
-                let w = Error::new(
-                    ErrorKind::BadRecord(format!("POST body not appended to the key: {problem}")),
-                    self.reader.name(),
-                    offset,
-                );
-                self.queue.push_back(Event::Warning(w));
-            }
-        }
-        for e in [prev.entry, cur.entry].into_iter().flatten() {
-            self.queue.push_back(Event::Entry(e));
-        }
     }
 
     /// Warnings for a record whose content ended early (the same as
