@@ -3,8 +3,8 @@
 // read (bad records or files, reported on stderr); 2 usage error; 3 the job
 // itself failed (e.g. the output cannot be written).
 import { readFileSync, statSync } from 'node:fs'
-import { parseArgs, type ParseArgsConfig } from 'node:util'
 
+import { parse, UsageError } from './args.js'
 import { ArchiveError } from './errors.js'
 import { dumpCommand } from './commands/dump.js'
 import { generateSample, writeIndex } from './index.js'
@@ -19,7 +19,6 @@ const EXIT_BAD_INPUT = 1
 const EXIT_USAGE = 2
 const EXIT_FAILED = 3
 
-class UsageError extends Error {}
 
 const MAIN_HELP = `warcdex: web-archive indexing
 
@@ -95,15 +94,6 @@ Options:
   -h, --help            show this help
 `
 
-const HELP_OPTION = { help: { type: 'boolean', short: 'h' } } as const
-
-function parse<O extends NonNullable<ParseArgsConfig['options']>>(args: string[], options: O, help: string) {
-  try {
-    return parseArgs({ args, options: { ...options, ...HELP_OPTION }, allowPositionals: true, strict: true })
-  } catch (e) {
-    throw new UsageError(`${(e as Error).message}\n\n${help}`)
-  }
-}
 
 function readPathList(): string[] {
   return readFileSync(0, 'utf8')

@@ -1,7 +1,7 @@
 // `warcdex parquet`: a cc-index-table Parquet dataset from archives or indexes.
 import { statSync } from 'node:fs'
-import { parseArgs } from 'node:util'
 
+import { parse } from '../args.js'
 import { writeParquet } from '../parquet.js'
 import { ProgressBar } from '../progress.js'
 
@@ -44,31 +44,22 @@ function human(bytes: number): string {
 }
 
 export async function parquetCommand(args: string[]): Promise<number> {
-  let parsed
-  try {
-    parsed = parseArgs({
-      args,
-      allowPositionals: true,
-      strict: true,
-      options: {
-        crawl: { type: 'string' },
-        'partition-by': { type: 'string' },
-        compression: { type: 'string', short: 'c' },
-        'max-file-rows': { type: 'string' },
-        'row-group-rows': { type: 'string' },
-        'page-rows': { type: 'string' },
-        'bloom-filters': { type: 'boolean' },
-        'sort-memory': { type: 'string' },
-        'tmp-dir': { type: 'string' },
-        quiet: { type: 'boolean', short: 'q' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    })
-  } catch (e) {
-    process.stderr.write(`warcdex: ${(e as Error).message}\n\n${PARQUET_HELP}`)
-    return 2
-  }
-  const { values, positionals } = parsed
+  const { values, positionals } = parse(
+    args,
+    {
+      crawl: { type: 'string' },
+      'partition-by': { type: 'string' },
+      compression: { type: 'string', short: 'c' },
+      'max-file-rows': { type: 'string' },
+      'row-group-rows': { type: 'string' },
+      'page-rows': { type: 'string' },
+      'bloom-filters': { type: 'boolean' },
+      'sort-memory': { type: 'string' },
+      'tmp-dir': { type: 'string' },
+      quiet: { type: 'boolean', short: 'q' },
+    } as const,
+    PARQUET_HELP,
+  )
   if (values.help) {
     process.stdout.write(PARQUET_HELP)
     return 0

@@ -1,7 +1,7 @@
 // `warcdex query`: SQL over a cc-index-table dataset with embedded DuckDB.
 import { writeFileSync } from 'node:fs'
-import { parseArgs } from 'node:util'
 
+import { parse } from '../args.js'
 import { queryDataset, queryToParquet, type QueryResult } from '../parquet.js'
 
 export const QUERY_HELP = `Usage: warcdex query [options] DATASET "SQL"
@@ -51,23 +51,14 @@ export function formatResult(r: QueryResult, format: string): string {
 }
 
 export async function queryCommand(args: string[]): Promise<number> {
-  let parsed
-  try {
-    parsed = parseArgs({
-      args,
-      allowPositionals: true,
-      strict: true,
-      options: {
-        format: { type: 'string', short: 'f' },
-        output: { type: 'string', short: 'o' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    })
-  } catch (e) {
-    process.stderr.write(`warcdex: ${(e as Error).message}\n\n${QUERY_HELP}`)
-    return 2
-  }
-  const { values, positionals } = parsed
+  const { values, positionals } = parse(
+    args,
+    {
+      format: { type: 'string', short: 'f' },
+      output: { type: 'string', short: 'o' },
+    } as const,
+    QUERY_HELP,
+  )
   if (values.help) {
     process.stdout.write(QUERY_HELP)
     return 0

@@ -1,0 +1,19 @@
+// Command-line parsing shared by the commands: a usage error carries the
+// command's help, and `warcdex`'s main turns it into exit code 2.
+import { parseArgs, type ParseArgsConfig } from 'node:util'
+
+export class UsageError extends Error {}
+
+const HELP_OPTION = { help: { type: 'boolean', short: 'h' } } as const
+
+type Options = NonNullable<ParseArgsConfig['options']>
+type Config<O extends Options> = { args: string[]; options: O & typeof HELP_OPTION; allowPositionals: true; strict: true }
+
+/** Parses `args` with `options` plus `-h/--help`; unknown options are a UsageError. */
+export function parse<O extends Options>(args: string[], options: O, help: string): ReturnType<typeof parseArgs<Config<O>>> {
+  try {
+    return parseArgs({ args, options: { ...options, ...HELP_OPTION }, allowPositionals: true, strict: true })
+  } catch (e) {
+    throw new UsageError(`${(e as Error).message}\n\n${help}`)
+  }
+}
