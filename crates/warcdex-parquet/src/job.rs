@@ -116,7 +116,11 @@ impl Ctx<'_> {
                 break;
             }
             lineno += 1;
-            let line = String::from_utf8_lossy(&buf);
+            // Strict UTF-8 is checked far faster than the lossy path walks it.
+            let line = match std::str::from_utf8(&buf) {
+                Ok(s) => std::borrow::Cow::Borrowed(s),
+                Err(_) => String::from_utf8_lossy(&buf),
+            };
             let line = line.trim_end_matches(['\n', '\r']);
             if line.is_empty() {
                 continue;
