@@ -1,5 +1,6 @@
 //! Converts CDX(J) files to a dataset without Node, for profiling:
 //! `cargo run --release -p warcdex-parquet --example convert -- OUT_DIR INPUT...`
+//! `SORT_BUDGET=<bytes>` forces spilled runs (to check the merge path).
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -10,8 +11,13 @@ fn main() {
     let mut args = std::env::args().skip(1);
     let out = PathBuf::from(args.next().expect("OUT_DIR"));
     let inputs: Vec<Input> = args.map(|a| Input::Index(a.into())).collect();
+    let mut job = ParquetJob::default();
+    if let Ok(b) = std::env::var("SORT_BUDGET") {
+        job.sort_budget = b.parse().expect("SORT_BUDGET in bytes");
+    }
     let t = Instant::now();
-    let s = run(&inputs, &out, &ParquetJob::default(), &mut NoObserver).expect("conversion");
+    let s = run(&inputs, &out, &job, &mut NoObserver).expect("conversion");
     let secs = t.elapsed().as_secs_f64();
-    eprintln!("{} rows, {} files in {secs:.2} s: {:.0} rows/s", s.rows, s.files.len(), s.rows as f64 / secs);
+    let bytes: u64 = s.files.iter().map(|f| f.bytes).sum();
+    eprintln!("{} rows, {} files, {bytes} bytes, {} spilled runs in {secs:.2} s: {:.0} rows/s", s.rows, s.files.len(), s.spilled_runs, s.rows as f64 / secs);
 }
