@@ -28,49 +28,126 @@ pub struct CdxFields<'a> {
     pub filename: Option<&'a str>,
 }
 
-#[inline]
-fn char_at(s: &str, i: usize) -> Option<(char, usize)> {
+// Character classes, so that one scan loop serves every group of the regex.
+// ASCII bytes (nearly every byte of a real index) take a table lookup; other
+// characters are decoded and classified with Python's rules.
+const SPACE: u8 = 1;
+const DIGIT: u8 = 2;
+const RPAREN: u8 = 4;
+const QMARK: u8 = 8;
+/// Set for everything that is not a digit, to scan runs of digits.
+const NOT_DIGIT: u8 = 16;
+
+const ASCII_CLASS: [u8; 128] = {
+    let mut t = [NOT_DIGIT; 128];
+    let mut b = 0;
+    while b < 128 {
+        if matches!(b, 0x9..=0xd | 0x1c..=0x20) {
+            t[b] |= SPACE;
+        }
+        if b >= b'0' as usize && b <= b'9' as usize {
+            t[b] = DIGIT;
+        }
+        b += 1;
+    }
+    t[b')' as usize] |= RPAREN;
+    t[b'?' as usize] |= QMARK;
+    t
+};
+
+/// The class of the character at `i` and its length in bytes.
+#[inline(always)]
+fn class_at(s: &str, i: usize) -> Option<(u8, usize)> {
     let b = *s.as_bytes().get(i)?;
     if b < 0x80 {
-        return Some((b as char, 1));
+        return Some((ASCII_CLASS[b as usize], 1));
     }
     let c = s[i..].chars().next()?;
-    Some((c, c.len_utf8()))
+    let class = if is_space(c) { SPACE | NOT_DIGIT } else if is_digit(c) { DIGIT } else { NOT_DIGIT };
+    Some((class, c.len_utf8()))
 }
 
-/// End of the longest run from `i` of characters satisfying `keep`.
-#[inline]
-fn run(s: &str, mut i: usize, keep: impl Fn(char) -> bool) -> usize {
+/// The high bit of each of the eight bytes of `x` that may stop a run that
+/// stops at `stop`: bytes below `!` or above `~` (spaces, controls,
+/// non-ASCII), and `)` or `?` when asked. The lowest flagged byte is exact
+/// (a borrow only disturbs the bytes above a true hit), which is all the
+/// scan needs: it goes there and looks at that character itself.
+#[inline(always)]
+fn may_stop(x: u64, stop: u8) -> u64 {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let below = |x: u64, n: u8| x.wrapping_sub(ONES * n as u64) & !x & HIGH;
+    let mut hit = below(x, 0x21) | (x & HIGH);
+    if stop & RPAREN != 0 {
+        hit |= below(x ^ (ONES * b')' as u64), 1);
+    }
+    if stop & QMARK != 0 {
+        hit |= below(x ^ (ONES * b'?' as u64), 1);
+    }
+    hit
+}
+
+/// End of the longest run from `i` of characters in none of the `stop` classes.
+#[inline(always)]
+fn run(s: &str, mut i: usize, stop: u8) -> usize {
     let b = s.as_bytes();
-    while i < b.len() {
-        if b[i] < 0x80 {
-            if !keep(b[i] as char) {
-                break;
+    // Runs that stop at digits are short: no skipping for them.
+    let skip = stop & (DIGIT | NOT_DIGIT) == 0;
+    loop {
+        if skip {
+            if let Some(chunk) = b.get(i..i + 8) {
+                let hit = may_stop(u64::from_le_bytes(chunk.try_into().expect("8 bytes")), stop);
+                if hit == 0 {
+                    i += 8;
+                    continue;
+                }
+                i += hit.trailing_zeros() as usize / 8;
+            }
+        }
+        let Some(&c) = b.get(i) else { return i };
+        if c < 0x80 {
+            if ASCII_CLASS[c as usize] & stop != 0 {
+                return i;
             }
             i += 1;
         } else {
-            let (c, n) = char_at(s, i).expect("in bounds");
-            if !keep(c) {
-                break;
+            let (class, n) = class_at(s, i).expect("in bounds");
+            if class & stop != 0 {
+                return i;
             }
             i += n;
         }
     }
-    i
 }
 
 /// One whitespace character at `i`: the position after it.
 #[inline]
 fn space(s: &str, i: usize) -> Option<usize> {
-    let (c, n) = char_at(s, i)?;
-    is_space(c).then_some(i + n)
+    let (class, n) = class_at(s, i)?;
+    (class & SPACE != 0).then_some(i + n)
 }
 
 /// A non-empty run of non-whitespace from `i`: its end.
 #[inline]
 fn token(s: &str, i: usize) -> Option<usize> {
-    let e = run(s, i, |c| !is_space(c));
+    let e = run(s, i, SPACE);
     (e > i).then_some(e)
+}
+
+/// Exactly `n` digits from `i`: the position after them.
+#[inline]
+fn digits(s: &str, mut i: usize, n: usize) -> Option<usize> {
+    if s.as_bytes().get(i..i + n).is_some_and(|d| d.iter().all(u8::is_ascii_digit)) {
+        return Some(i + n);
+    }
+    for _ in 0..n {
+        let (class, len) = class_at(s, i)?;
+        if class & DIGIT == 0 {
+            return None;
+        }
+        i += len;
+    }
+    Some(i)
 }
 
 /// Parses a raw line (bytes without the newline); `None` where cdx-summary
@@ -83,12 +160,12 @@ pub fn parse_bytes(line: &[u8]) -> Option<CdxFields<'_>> {
 pub fn parse(line: &str) -> Option<CdxFields<'_>> {
     let s = py_strip(line);
     // (?P<surt>(?P<host>[^\)\s]+)\)(?P<path>[^\?\s]+)?(\?(?P<query>\S+))?)
-    let host_end = run(s, 0, |c| c != ')' && !is_space(c));
+    let host_end = run(s, 0, RPAREN | SPACE);
     if host_end == 0 || s.as_bytes().get(host_end) != Some(&b')') {
         return None;
     }
     let path_start = host_end + 1;
-    let path_end = run(s, path_start, |c| c != '?' && !is_space(c));
+    let path_end = run(s, path_start, QMARK | SPACE);
     let (query, surt_end) = if s.as_bytes().get(path_end) == Some(&b'?') {
         // `\?\S+` needs one character after the `?`; without it nothing can match.
         let q_end = token(s, path_end + 1)?;
@@ -97,23 +174,10 @@ pub fn parse(line: &str) -> Option<CdxFields<'_>> {
         ("", path_end)
     };
     // \s(?P<datetime>\d{14})
-    let mut i = space(s, surt_end)?;
-    let dt_start = i;
-    let mut year_end = 0;
-    let mut month_end = 0;
-    for k in 0..14 {
-        let (c, n) = char_at(s, i)?;
-        if !is_digit(c) {
-            return None;
-        }
-        i += n;
-        if k == 3 {
-            year_end = i;
-        } else if k == 5 {
-            month_end = i;
-        }
-    }
-    let dt_end = i;
+    let dt_start = space(s, surt_end)?;
+    let year_end = digits(s, dt_start, 4)?;
+    let month_end = digits(s, year_end, 2)?;
+    let dt_end = digits(s, month_end, 8)?;
     // \s(?P<url>\S+)\s(?P<mime>\S+)
     let url_start = space(s, dt_end)?;
     let url_end = token(s, url_start)?;
@@ -121,18 +185,7 @@ pub fn parse(line: &str) -> Option<CdxFields<'_>> {
     let mime_end = token(s, mime_start)?;
     // \s(?P<status>(-|\d{3}))
     let st_start = space(s, mime_end)?;
-    let mut st_end = st_start;
-    if s.as_bytes().get(st_start) == Some(&b'-') {
-        st_end += 1;
-    } else {
-        for _ in 0..3 {
-            let (c, n) = char_at(s, st_end)?;
-            if !is_digit(c) {
-                return None;
-            }
-            st_end += n;
-        }
-    }
+    let st_end = if s.as_bytes().get(st_start) == Some(&b'-') { st_start + 1 } else { digits(s, st_start, 3)? };
     // \s(?P<digest>\S+)
     let dg_start = space(s, st_end)?;
     let dg_end = token(s, dg_start)?;
@@ -140,7 +193,7 @@ pub fn parse(line: &str) -> Option<CdxFields<'_>> {
     let mut i = dg_end;
     for _ in 0..2 {
         if let Some(j) = space(s, i) {
-            let e = run(s, j, |c| !is_space(c) && !is_digit(c));
+            let e = run(s, j, SPACE | DIGIT);
             if e > j {
                 i = e;
             }
@@ -151,7 +204,7 @@ pub fn parse(line: &str) -> Option<CdxFields<'_>> {
         if s.as_bytes().get(j) == Some(&b'-') {
             bytes = &s[j..j + 1];
         } else {
-            let e = run(s, j, is_digit);
+            let e = run(s, j, NOT_DIGIT);
             bytes = &s[j..e];
         }
     }
@@ -175,11 +228,16 @@ pub fn parse(line: &str) -> Option<CdxFields<'_>> {
 
 /// After the digest, CDX-11 has `r M S V g` and CDX-9 `r V g`: the last is the file.
 fn last_of_cdx_layout(rest: &str) -> Option<&str> {
-    let mut n = 0;
-    let mut last = "";
-    for t in rest.split(is_space).filter(|t| !t.is_empty()) {
-        n += 1;
-        last = t;
+    let (mut n, mut last, mut i) = (0, "", 0);
+    while i < rest.len() {
+        let e = run(rest, i, SPACE);
+        if e > i {
+            n += 1;
+            last = &rest[i..e];
+            i = e;
+        } else {
+            i = space(rest, i).expect("a space stopped the run");
+        }
     }
     matches!(n, 3 | 5).then_some(last)
 }
@@ -188,6 +246,9 @@ fn last_of_cdx_layout(rest: &str) -> Option<&str> {
 pub fn bytes_value(bytes: &str) -> Option<u128> {
     if bytes.is_empty() || bytes == "-" {
         return None;
+    }
+    if bytes.len() <= 19 && bytes.bytes().all(|b| b.is_ascii_digit()) {
+        return Some(bytes.bytes().fold(0u64, |v, b| v * 10 + (b - b'0') as u64) as u128);
     }
     let mut v: u128 = 0;
     for c in bytes.chars() {
@@ -254,6 +315,47 @@ mod tests {
         assert_eq!(f.status, "\u{662}\u{660}\u{660}");
         assert_eq!(bytes_value(f.bytes), Some(12));
         assert_eq!(bytes_value("-"), None);
+    }
+
+    #[test]
+    fn eight_byte_skipping_stops_where_a_char_by_char_scan_stops() {
+        let naive = |s: &str, stop: u8| -> usize {
+            let mut i = 0;
+            for c in s.chars() {
+                let class = if c == ')' {
+                    RPAREN | NOT_DIGIT
+                } else if c == '?' {
+                    QMARK | NOT_DIGIT
+                } else if is_space(c) {
+                    SPACE | NOT_DIGIT
+                } else if is_digit(c) {
+                    DIGIT
+                } else {
+                    NOT_DIGIT
+                };
+                if class & stop != 0 {
+                    break;
+                }
+                i += c.len_utf8();
+            }
+            i
+        };
+        let alphabet = ['a', 'b', ' ', '\t', '\x1c', '\x01', '\x7f', ')', '?', '5', '\u{a0}', '\u{3000}', 'é', '\u{662}', '\u{1f600}'];
+        let mut seed = 7u64;
+        for _ in 0..20_000 {
+            let mut s = String::new();
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            let len = (seed >> 33) % 40;
+            for _ in 0..len {
+                seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                // Mostly letters, so that long runs take the eight-byte path.
+                let r = (seed >> 33) as usize % (alphabet.len() * 4);
+                s.push(if r < alphabet.len() { alphabet[r] } else { 'x' });
+            }
+            for stop in [SPACE, RPAREN | SPACE, QMARK | SPACE, SPACE | DIGIT, NOT_DIGIT] {
+                assert_eq!(run(&s, 0, stop), naive(&s, stop), "{s:?} stop {stop}");
+            }
+        }
     }
 
     #[test]
