@@ -13,7 +13,7 @@ import { dirname, join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { gzipSync } from 'node:zlib'
 
-import { generateSample, renderSummaryHtml, summarize, writeIndex } from '../dist/index.js'
+import { generateSample, renderSummaryHtml, summarize, writeIndex, writeParquet } from '../dist/index.js'
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..')
 const BIN = join(ROOT, 'bin', 'warcdex.js')
@@ -244,6 +244,36 @@ test('the same captures as CDX, CDXJ and WARC give the same summary', async (t) 
   t.true(cdx.summary.captures > 500, `${cdx.summary.captures} captures`)
   t.deepEqual(comparable(cdxj), comparable(cdx))
   t.deepEqual(comparable(warc), comparable(cdx))
+})
+
+test('a Parquet dataset gives the summary of its equivalent CDX: its rows, in file order', async (t) => {
+  // Unpartitioned, the dataset is one file of rows in (url_surtkey, fetch_time)
+  // order, ties in input order: that order of the CDX lines is the equivalent CDX.
+  const lines = readFileSync(realistic, 'utf8').split('\n').filter((l) => l && !l.startsWith(' CDX'))
+  const key = (l) => l.split(' ', 2)
+  const equivalent = lines
+    .map((l, i) => ({ l, i, k: key(l) }))
+    .sort((a, b) => Buffer.compare(Buffer.from(a.k[0]), Buffer.from(b.k[0])) || a.k[1].localeCompare(b.k[1]) || a.i - b.i)
+    .map((x) => x.l)
+  t.notDeepEqual(equivalent, lines, 'the dataset reorders the lines, so the consecutive counts are tested')
+  const equivalentCdx = join(dir, 'equivalent.cdx')
+  writeFileSync(equivalentCdx, equivalent.join('\n') + '\n')
+  const flat = join(dir, 'dataset-flat')
+  await writeParquet(realistic, flat, { partitionBy: [] })
+  const pq = await summarize(flat, { samples: 0 })
+  t.true(pq.inputs.length === 1 && pq.inputs[0].kind === 'parquet', JSON.stringify(pq.inputs))
+  t.deepEqual(comparable(pq), comparable(await summarize(equivalentCdx, { samples: 0 })))
+
+  // Partitioned by crawl and subset: the counts that do not depend on order
+  // equal the original CDX's.
+  const parted = join(dir, 'dataset')
+  await writeParquet(realistic, parted, {})
+  const p2 = await summarize(parted, { samples: 0 })
+  const cdx = await summarize(realistic, { samples: 0 })
+  t.true(p2.inputs.length >= 2, 'one file per partition')
+  for (const k of ['captures', 'bytes', 'first', 'last', 'mimestatus', 'pathquery', 'yearmonth']) t.deepEqual(p2.summary[k], cdx.summary[k], k)
+  t.deepEqual(p2.extras.uniqueUrls, cdx.extras.uniqueUrls)
+  t.deepEqual(p2.extras.uniqueHosts, cdx.extras.uniqueHosts)
 })
 
 test('gzip, bzip2, stdin and split files give the same summary as the plain file', async (t) => {

@@ -9,9 +9,10 @@ export const SUMMARY_HELP = `Usage: warcdex summary [options] [INPUT...]
 Summarizes a collection the way the Internet Archive's cdx-summary does, with
 the same numbers, plus extras it lacks (labelled as such). INPUT is a CDX file
 (11 or 9 fields), a CDXJ file, a WARC/ARC file (indexed on the fly), plain or
-.gz/.bz2/.xz/.zst, a directory of them, or '-' (also the default when standard
-input is not a terminal) for CDX or CDXJ lines on standard input. Several
-inputs are read in order as one stream.
+.gz/.bz2/.xz/.zst, a Parquet file or dataset in the cc-index-table schema
+(what 'warcdex parquet' writes; its rows in file order), a directory of them,
+or '-' (also the default when standard input is not a terminal) for CDX or
+CDXJ lines on standard input. Several inputs are read in order as one stream.
 
 Options:
       --json            the summary as cdx-summary's JSON (cdxsummary -j)

@@ -13,6 +13,7 @@ use warcdex_core::pipeline::{index_one, IndexJob, NoObserver, Summary as IndexSu
 
 use crate::accumulate::Accumulator;
 use crate::cdxj_line::{is_cdxj, to_cdx11};
+use crate::parquet_input::{is_parquet, summarize_parquet};
 
 /// What one input turned out to be, for the caller's record.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -20,6 +21,7 @@ pub enum Kind {
     Cdx,
     Cdxj,
     Archive,
+    Parquet,
     Empty,
 }
 
@@ -29,6 +31,7 @@ impl Kind {
             Kind::Cdx => "cdx",
             Kind::Cdxj => "cdxj",
             Kind::Archive => "warc",
+            Kind::Parquet => "parquet",
             Kind::Empty => "empty",
         }
     }
@@ -53,8 +56,8 @@ pub fn is_index_name(name: &str) -> bool {
         })
 }
 
-/// Expands inputs: `-` stays (standard input), a directory gives its index
-/// and archive files (recursively, in name order), a file is taken as it is.
+/// Expands inputs: `-` stays (standard input), a directory gives its index,
+/// archive and Parquet files (recursively, in name order), a file is taken as it is.
 pub fn expand(inputs: &[String]) -> io::Result<Vec<String>> {
     let mut out = Vec::new();
     for i in inputs {
@@ -81,7 +84,7 @@ fn walk(dir: &Path, out: &mut Vec<String>) -> io::Result<()> {
             walk(&path, out)?;
         } else {
             let name = e.file_name().to_string_lossy().into_owned();
-            if is_index_name(&name) || is_archive_name(&name) {
+            if is_index_name(&name) || is_archive_name(&name) || name.ends_with(".parquet") {
                 out.push(path.display().to_string());
             }
         }
@@ -166,6 +169,12 @@ pub fn summarize_input(name: &str, acc: &mut Accumulator) -> io::Result<InputRep
     let compression = compression_of(&head);
     let mut report = InputReport { name: name.to_string(), kind: Kind::Empty, compression, skipped_records: 0 };
     if head.is_empty() {
+        return Ok(report);
+    }
+    if name != "-" && is_parquet(&head) {
+        drop(r);
+        report.kind = Kind::Parquet;
+        summarize_parquet(Path::new(name), acc)?;
         return Ok(report);
     }
     let base = Path::new(name).file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();

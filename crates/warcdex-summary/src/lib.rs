@@ -8,6 +8,7 @@
 //! - [`accumulate`]: the counters; [`tally`], [`distinct`], [`sampler`]: their parts
 //! - [`groups`]: MIME/status/segment groups; [`domains`]: registered domains
 //! - [`input`]: files, directories, stdin, compression, archives
+//! - [`parquet_input`]: cc-index-table Parquet rows as CDX-11 lines
 //! - [`output`]: the summary, report and extras as JSON
 
 pub mod accumulate;
@@ -18,6 +19,7 @@ pub mod domains;
 pub mod groups;
 pub mod input;
 pub mod output;
+pub mod parquet_input;
 pub mod pychars;
 pub mod sampler;
 pub mod tally;
