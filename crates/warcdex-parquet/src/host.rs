@@ -3,51 +3,90 @@
 //! 2003, one trailing dot stripped, label parts, and the public-suffix
 //! columns from the Public Suffix List compiled into the `psl` crate.
 
+use std::fmt::Write;
+
 use psl::{Psl, Type};
 
-/// The host-derived columns of one row.
+/// The host-derived columns of one row: owned (`String`), or borrowed from a
+/// [`HostScratch`] (`&str`) so that deriving them allocates nothing.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
-pub struct HostColumns {
-    pub name: Option<String>,
+pub struct HostColumns<S = String> {
+    pub name: Option<S>,
     /// tld, 2nd, 3rd, 4th, 5th last part.
-    pub parts: [Option<String>; 5],
-    pub registry_suffix: Option<String>,
-    pub registered_domain: Option<String>,
-    pub private_suffix: Option<String>,
-    pub private_domain: Option<String>,
-    pub name_reversed: Option<String>,
+    pub parts: [Option<S>; 5],
+    pub registry_suffix: Option<S>,
+    pub registered_domain: Option<S>,
+    pub private_suffix: Option<S>,
+    pub private_domain: Option<S>,
+    pub name_reversed: Option<S>,
+}
+
+impl<S: AsRef<str>> HostColumns<S> {
+    pub fn to_owned(&self) -> HostColumns {
+        let o = |v: &Option<S>| v.as_ref().map(|s| s.as_ref().to_string());
+        HostColumns {
+            name: o(&self.name),
+            parts: [o(&self.parts[0]), o(&self.parts[1]), o(&self.parts[2]), o(&self.parts[3]), o(&self.parts[4])],
+            registry_suffix: o(&self.registry_suffix),
+            registered_domain: o(&self.registered_domain),
+            private_suffix: o(&self.private_suffix),
+            private_domain: o(&self.private_domain),
+            name_reversed: o(&self.name_reversed),
+        }
+    }
+}
+
+/// Buffers the borrowed host columns live in, reused from row to row.
+#[derive(Debug, Default)]
+pub struct HostScratch {
+    lower: String,
+    decoded: String,
+    idna: Vec<u8>,
+    ip: String,
+    reversed: String,
+    registered_domain: String,
+    private_domain: String,
 }
 
 /// Derives every host column from the host as written in the URL.
 pub fn host_columns(raw: &str) -> HostColumns {
-    let lower = raw.to_lowercase();
-    if lower.starts_with('[') {
-        // IPv6: only the name.
+    host_columns_in(raw, &mut HostScratch::default()).to_owned()
+}
+
+/// [`host_columns`] into reused buffers: no allocation once they have grown.
+pub fn host_columns_in<'s>(raw: &str, scratch: &'s mut HostScratch) -> HostColumns<&'s str> {
+    let HostScratch { lower, decoded, idna, ip, reversed, registered_domain, private_domain } = scratch;
+    lower.clear();
+    if raw.is_ascii() {
+        lower.extend(raw.bytes().map(|c| c.to_ascii_lowercase() as char));
+    } else {
+        lower.push_str(&raw.to_lowercase());
+    }
+    let lower: &'s str = lower;
+    if lower.starts_with('[') || is_canonical_ipv4(lower) {
+        // IPv6 (only the name) or a plain IPv4 address.
         return HostColumns { name: Some(lower), ..Default::default() };
     }
-    if is_canonical_ipv4(&lower) {
-        return HostColumns { name: Some(lower), ..Default::default() };
-    }
-    if let Some(ip) = numeric_ipv4(&lower) {
+    if numeric_ipv4(lower, ip) {
         return HostColumns { name: Some(ip), ..Default::default() };
     }
-    let Some(name) = normalize_hostname(&lower) else {
+    let Some(name) = normalize_hostname(lower, decoded, idna) else {
         return HostColumns::default();
     };
     let mut out = HostColumns::default();
     if !name.is_empty() {
         for (i, label) in name.rsplit('.').take(5).enumerate() {
-            out.parts[i] = Some(label.to_string());
+            out.parts[i] = Some(label);
         }
-        let mut reversed = String::with_capacity(name.len());
+        reversed.clear();
         for (i, label) in name.rsplit('.').enumerate() {
             if i > 0 {
                 reversed.push('.');
             }
             reversed.push_str(label);
         }
-        out.name_reversed = Some(reversed);
-        suffix_columns(&name, &mut out);
+        out.name_reversed = Some(&**reversed);
+        suffix_columns(name, &mut out, registered_domain, private_domain);
     }
     out.name = Some(name);
     out
@@ -55,20 +94,21 @@ pub fn host_columns(raw: &str) -> HostColumns {
 
 /// `%`-decoding, IDNA 2003 for non-ASCII hosts, one trailing dot removed.
 /// `None` when IDNA rejects the host (CC then nulls every host column).
-fn normalize_hostname(lower: &str) -> Option<String> {
-    let mut host: std::borrow::Cow<str> = lower.into();
+fn normalize_hostname<'s>(lower: &'s str, decoded: &'s mut String, idna: &'s mut Vec<u8>) -> Option<&'s str> {
+    let mut host: &'s str = lower;
     if host.contains('%') {
-        host = percent_decode(&host).to_lowercase().into();
+        decoded.clear();
+        decoded.push_str(&percent_decode(host).to_lowercase());
+        host = decoded;
     }
     if !host.is_ascii() {
-        let mut out = Vec::with_capacity(host.len() + 8);
-        if !warcdex_core::surt::idna2003::host_to_ascii(host.as_bytes(), &mut out) {
+        idna.clear();
+        if !warcdex_core::surt::idna2003::host_to_ascii(host.as_bytes(), idna) {
             return None;
         }
-        host = String::from_utf8(out).ok()?.into();
+        host = std::str::from_utf8(idna).ok()?;
     }
-    let host = host.strip_suffix('.').unwrap_or(&host);
-    Some(host.to_string())
+    Some(host.strip_suffix('.').unwrap_or(host))
 }
 
 fn percent_decode(s: &str) -> String {
@@ -107,30 +147,36 @@ fn is_canonical_ipv4(h: &str) -> bool {
 }
 
 /// `a`, `a.b`, `a.b.c`, `a.b.c.d` in decimal, the last part filling the
-/// remaining bytes, as `InetAddress.getByName` reads them.
-fn numeric_ipv4(h: &str) -> Option<String> {
-    let parts: Vec<&str> = h.split('.').collect();
-    if parts.len() > 4 || parts.iter().any(|p| p.is_empty() || p.len() > 10 || !p.bytes().all(|c| c.is_ascii_digit())) {
-        return None;
-    }
-    let mut bytes = [0u8; 4];
-    let (last, head) = parts.split_last()?;
-    for (i, p) in head.iter().enumerate() {
-        let v: u64 = p.parse().ok()?;
-        if v > 255 {
-            return None;
+/// remaining bytes, as `InetAddress.getByName` reads them; written to `out`.
+fn numeric_ipv4(h: &str, out: &mut String) -> bool {
+    let mut parts = [""; 4];
+    let mut n = 0;
+    for p in h.split('.') {
+        if n == 4 || p.is_empty() || p.len() > 10 || !p.bytes().all(|c| c.is_ascii_digit()) {
+            return false;
         }
-        bytes[i] = v as u8;
+        parts[n] = p;
+        n += 1;
+    }
+    let Some((last, head)) = parts[..n].split_last() else { return false };
+    let mut bytes = [0u8; 4];
+    for (i, p) in head.iter().enumerate() {
+        match p.parse::<u64>() {
+            Ok(v) if v <= 255 => bytes[i] = v as u8,
+            _ => return false,
+        }
     }
     let rest_bytes = 4 - head.len();
-    let v: u64 = last.parse().ok()?;
+    let Ok(v) = last.parse::<u64>() else { return false };
     if v >= 1u64 << (8 * rest_bytes) {
-        return None;
+        return false;
     }
     for k in 0..rest_bytes {
         bytes[3 - k] = (v >> (8 * k)) as u8;
     }
-    Some(format!("{}.{}.{}.{}", bytes[0], bytes[1], bytes[2], bytes[3]))
+    out.clear();
+    let _ = write!(out, "{}.{}.{}.{}", bytes[0], bytes[1], bytes[2], bytes[3]);
+    true
 }
 
 fn labels_ok(host: &str) -> bool {
@@ -141,29 +187,35 @@ fn labels_ok(host: &str) -> bool {
 /// match for the private columns, ICANN-only for the registry columns, no
 /// default `*` rule (an unlisted TLD gives nulls), and a host that is itself
 /// a suffix has no domain.
-fn suffix_columns(host: &str, out: &mut HostColumns) {
+fn suffix_columns<'s>(host: &'s str, out: &mut HostColumns<&'s str>, registered: &'s mut String, private_dom: &'s mut String) {
     let list = psl::List;
     let Some(private) = list.suffix(host.as_bytes()) else { return };
     let Some(typ) = private.typ() else { return };
     let private_suffix = std::str::from_utf8(private.as_bytes()).unwrap_or_default();
-    let domain_of = |suffix: &str| -> Option<String> {
+    let private_suffix = &host[host.len() - private_suffix.len()..];
+    // `label.suffix`, built in `buf` (as CC builds it, not sliced from host).
+    let domain_of = |suffix: &str, buf: &'s mut String| -> Option<&'s str> {
         if host.len() <= suffix.len() || !labels_ok(host) {
             return None;
         }
         let sub = &host[..host.len() - suffix.len() - 1];
         let label = sub.rsplit('.').next()?;
-        Some(format!("{label}.{suffix}"))
+        buf.clear();
+        buf.push_str(label);
+        buf.push('.');
+        buf.push_str(suffix);
+        Some(buf)
     };
-    out.private_suffix = Some(private_suffix.to_string());
-    out.private_domain = domain_of(private_suffix);
+    out.private_suffix = Some(private_suffix);
+    out.private_domain = domain_of(private_suffix, private_dom);
     let registry_suffix = if typ == Type::Icann {
         Some(private_suffix)
     } else {
         icann_suffix(host, private_suffix.len())
     };
     if let Some(reg) = registry_suffix {
-        out.registered_domain = if reg == private_suffix { out.private_domain.clone() } else { domain_of(reg) };
-        out.registry_suffix = Some(reg.to_string());
+        out.registered_domain = if reg == private_suffix { out.private_domain } else { domain_of(reg, registered) };
+        out.registry_suffix = Some(reg);
     }
 }
 

@@ -11,7 +11,7 @@ use warcdex_core::reader::ArchiveReader;
 
 use crate::capture::{parse_line, Capture, LineFormat};
 use crate::inputs::{decoded, Counting, Input, Stdin};
-use crate::row::{Row, RowRules};
+use crate::row::{DeriveScratch, Row, RowRules};
 use crate::schema::DEFAULT_PARTITION_BY;
 use crate::sort::{RowSorter, DEFAULT_BUDGET};
 use crate::writer::{DatasetWriter, Layout, WrittenFile};
@@ -82,6 +82,7 @@ impl Observer for NoObserver {}
 struct Ctx<'a> {
     job: &'a ParquetJob,
     sorter: RowSorter,
+    scratch: DeriveScratch,
     summary: Summary,
     counter: Arc<AtomicU64>,
     obs: &'a mut dyn Observer,
@@ -89,9 +90,9 @@ struct Ctx<'a> {
 
 impl Ctx<'_> {
     fn add(&mut self, c: &Capture<'_>, whence: impl FnOnce() -> String) -> io::Result<()> {
-        match Row::derive(c, &self.job.rules) {
+        match Row::derive_in(c, &self.job.rules, &mut self.scratch) {
             Some(row) => {
-                self.sorter.push(row)?;
+                self.sorter.push(&row)?;
                 self.summary.rows += 1;
                 if self.summary.rows % 4096 == 0 {
                     self.obs.progress(self.counter.load(Ordering::Relaxed), self.summary.rows);
@@ -204,6 +205,7 @@ pub fn run(inputs: &[Input], out_dir: &Path, job: &ParquetJob, obs: &mut dyn Obs
     let mut ctx = Ctx {
         job,
         sorter: RowSorter::new(job.sort_budget, job.tmp_dir.clone()),
+        scratch: DeriveScratch::default(),
         summary: Summary::default(),
         counter: Arc::new(AtomicU64::new(0)),
         obs,

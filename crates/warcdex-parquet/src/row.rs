@@ -1,44 +1,59 @@
 //! One cc-index-table row: every column derived from a [`Capture`], plus
-//! the partition it belongs to; and its compact binary form for spilled runs.
+//! the partition it belongs to; and its compact binary form, the one the
+//! sorter keeps in memory and in spilled runs.
+//!
+//! A [`Row`] is generic over its strings: `Row<String>` owns them, and
+//! `Row<&str>` borrows them from the capture line, from a [`DeriveScratch`]
+//! or from an encoded record, so that the hot path allocates nothing per row.
 
-use std::io::{self, Read};
+use std::fmt::Write;
+use std::io;
 
 use crate::capture::Capture;
-use crate::host::{host_columns, HostColumns};
+use crate::host::{host_columns_in, HostColumns, HostScratch};
 use crate::url;
 
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
-pub struct Row {
+pub struct Row<S = String> {
     /// Hive partition path (`crawl=X/subset=Y`), the first sort key.
-    pub partition: String,
-    pub surtkey: String,
-    pub url: String,
-    pub host: HostColumns,
-    pub protocol: String,
+    pub partition: S,
+    pub surtkey: S,
+    pub url: S,
+    pub host: HostColumns<S>,
+    pub protocol: S,
     pub port: Option<i32>,
-    pub path: String,
-    pub query: Option<String>,
+    pub path: S,
+    pub query: Option<S>,
     /// Milliseconds since the epoch, UTC.
     pub fetch_time: i64,
     pub status: i16,
-    pub redirect: Option<String>,
-    pub digest: Option<String>,
-    pub mime: Option<String>,
-    pub mime_detected: Option<String>,
-    pub charset: Option<String>,
-    pub languages: Option<String>,
-    pub truncated: Option<String>,
-    pub filename: String,
+    pub redirect: Option<S>,
+    pub digest: Option<S>,
+    pub mime: Option<S>,
+    pub mime_detected: Option<S>,
+    pub charset: Option<S>,
+    pub languages: Option<S>,
+    pub truncated: Option<S>,
+    pub filename: S,
     pub offset: i64,
     pub length: i64,
-    pub segment: String,
-    pub crawl: String,
-    pub subset: String,
+    pub segment: S,
+    pub crawl: S,
+    pub subset: S,
 }
 
-/// Crawl, segment and subset from a Common Crawl WARC path
-/// (`CCWarcFilenameParser`), including CC-NEWS.
-pub fn parse_cc_filename(name: &str) -> Option<(String, String, String)> {
+/// A row borrowing its strings.
+pub type RowView<'a> = Row<&'a str>;
+
+/// The crawl a Common Crawl WARC path names.
+enum CrawlName<'a> {
+    Plain(&'a str),
+    /// CC-NEWS: `CC-NEWS-<year>-<month>`.
+    News(&'a str, &'a str),
+}
+
+/// Crawl, segment and subset of a Common Crawl WARC path, borrowed.
+fn cc_filename(name: &str) -> Option<(CrawlName<'_>, &str, &str)> {
     let s = name.strip_prefix("common-crawl/").unwrap_or(name);
     let s = s.strip_prefix("crawl-data/")?;
     let mut it = s.split('/');
@@ -49,7 +64,7 @@ pub fn parse_cc_filename(name: &str) -> Option<(String, String, String)> {
             return None;
         }
         let seg = file.strip_prefix("CC-NEWS-")?.strip_suffix(".warc.gz")?;
-        return Some((format!("CC-NEWS-{y}-{m}"), seg.to_string(), "news-warc".into()));
+        return Some((CrawlName::News(y, m), seg, "news-warc"));
     }
     if it.next()? != "segments" {
         return None;
@@ -60,7 +75,27 @@ pub fn parse_cc_filename(name: &str) -> Option<(String, String, String)> {
     if crawl.is_empty() || segment.is_empty() || !matches!(subset, "crawldiagnostics" | "robotstxt" | "warc" | "wat" | "wet") {
         return None;
     }
-    Some((crawl.into(), segment.into(), subset.into()))
+    Some((CrawlName::Plain(crawl), segment, subset))
+}
+
+impl<'a> CrawlName<'a> {
+    fn into_str(self, buf: &'a mut String) -> &'a str {
+        match self {
+            CrawlName::Plain(c) => c,
+            CrawlName::News(y, m) => {
+                buf.clear();
+                let _ = write!(buf, "CC-NEWS-{y}-{m}");
+                buf
+            }
+        }
+    }
+}
+
+/// Crawl, segment and subset from a Common Crawl WARC path
+/// (`CCWarcFilenameParser`), including CC-NEWS.
+pub fn parse_cc_filename(name: &str) -> Option<(String, String, String)> {
+    let (crawl, segment, subset) = cc_filename(name)?;
+    Some((crawl.into_str(&mut String::new()).to_string(), segment.to_string(), subset.to_string()))
 }
 
 /// `yyyyMMddHHmmss` (shorter stamps padded as the earliest instant) in UTC.
@@ -102,57 +137,68 @@ pub struct RowRules {
 
 pub const UNKNOWN_CRAWL: &str = "unknown";
 
-fn owned(v: &Option<std::borrow::Cow<'_, str>>) -> Option<String> {
-    v.as_ref().map(|s| s.to_string())
+/// Buffers for the derived strings that are not slices of the capture,
+/// reused from row to row.
+#[derive(Debug, Default)]
+pub struct DeriveScratch {
+    host: HostScratch,
+    protocol: String,
+    crawl: String,
+    partition: String,
 }
 
 impl Row {
     /// Derives every column; `None` when the timestamp cannot be read (CC
     /// drops such lines too).
     pub fn derive(c: &Capture<'_>, rules: &RowRules) -> Option<Row> {
+        Row::derive_in(c, rules, &mut DeriveScratch::default()).map(|r| r.to_owned())
+    }
+}
+
+impl<'a> Row<&'a str> {
+    /// [`Row::derive`] without allocating: strings borrow from `c`, `rules`
+    /// and `s`.
+    pub fn derive_in(c: &'a Capture<'_>, rules: &'a RowRules, s: &'a mut DeriveScratch) -> Option<RowView<'a>> {
         let fetch_time = timestamp_millis(&c.timestamp)?;
+        let DeriveScratch { host: host_scratch, protocol, crawl: crawl_buf, partition } = s;
         let url_str = c.url.as_deref().unwrap_or("");
         let parts = url::parse(url_str);
-        let host = parts.host.map(host_columns).unwrap_or_default();
+        let host = parts.host.map(|h| host_columns_in(h, host_scratch)).unwrap_or_default();
         let status = c.status.as_deref().and_then(|s| s.parse::<i16>().ok()).unwrap_or(-1);
-        let filename = c.filename.as_deref().unwrap_or("").to_string();
-        let parsed = parse_cc_filename(&filename);
-        let path = parts.path.unwrap_or("").to_string();
-        let (crawl, segment, subset) = match parsed {
-            Some((crawl, segment, subset)) => (rules.crawl.clone().unwrap_or(crawl), segment, subset),
-            None => (
-                rules.crawl.clone().unwrap_or_else(|| UNKNOWN_CRAWL.into()),
-                String::new(),
-                subset_of(&path, status, c.mime.as_deref()).into(),
-            ),
+        let filename = c.filename.as_deref().unwrap_or("");
+        let path = parts.path.unwrap_or("");
+        let (crawl, segment, subset) = match cc_filename(filename) {
+            Some((crawl, segment, subset)) => (rules.crawl.as_deref().unwrap_or_else(|| crawl.into_str(crawl_buf)), segment, subset),
+            None => (rules.crawl.as_deref().unwrap_or(UNKNOWN_CRAWL), "", subset_of(path, status, c.mime.as_deref())),
         };
-        let mut row = Row {
-            partition: String::new(),
-            surtkey: c.urlkey.to_string(),
-            url: url_str.to_string(),
+        protocol.clear();
+        protocol.push_str(parts.protocol.as_deref().unwrap_or(""));
+        partition_into(partition, crawl, subset, &rules.partition_by);
+        Some(Row {
+            partition,
+            surtkey: &c.urlkey,
+            url: url_str,
             host,
-            protocol: parts.protocol.unwrap_or_default(),
+            protocol,
             port: parts.port,
             path,
-            query: parts.query.map(str::to_string),
+            query: parts.query,
             fetch_time,
             status,
-            redirect: owned(&c.redirect),
-            digest: owned(&c.digest),
-            mime: owned(&c.mime),
-            mime_detected: owned(&c.mime_detected),
-            charset: owned(&c.charset),
-            languages: owned(&c.languages),
-            truncated: owned(&c.truncated),
+            redirect: c.redirect.as_deref(),
+            digest: c.digest.as_deref(),
+            mime: c.mime.as_deref(),
+            mime_detected: c.mime_detected.as_deref(),
+            charset: c.charset.as_deref(),
+            languages: c.languages.as_deref(),
+            truncated: c.truncated.as_deref(),
             filename,
             offset: c.offset.as_deref().and_then(|s| s.parse().ok()).unwrap_or(-1),
             length: c.length.as_deref().and_then(|s| s.parse().ok()).unwrap_or(-1),
             segment,
             crawl,
             subset,
-        };
-        row.partition = partition_path(&row, &rules.partition_by);
-        Some(row)
+        })
     }
 }
 
@@ -172,15 +218,15 @@ pub fn subset_of(path: &str, status: i16, mime: Option<&str>) -> &'static str {
 fn hive_escape(v: &str, out: &mut String) {
     for ch in v.chars() {
         if ch < ' ' || matches!(ch, '/' | '=' | '%' | '"' | '#' | '\'' | '*' | ':' | '?' | '\\' | '[' | ']' | '{' | '^' | '\x7f') {
-            out.push_str(&format!("%{:02X}", ch as u32));
+            let _ = write!(out, "%{:02X}", ch as u32);
         } else {
             out.push(ch);
         }
     }
 }
 
-fn partition_path(row: &Row, by: &[String]) -> String {
-    let mut s = String::new();
+fn partition_into(s: &mut String, crawl: &str, subset: &str, by: &[String]) {
+    s.clear();
     for col in by {
         if !s.is_empty() {
             s.push('/');
@@ -188,131 +234,182 @@ fn partition_path(row: &Row, by: &[String]) -> String {
         s.push_str(col);
         s.push('=');
         match col.as_str() {
-            "crawl" => hive_escape(&row.crawl, &mut s),
-            "subset" => hive_escape(&row.subset, &mut s),
+            "crawl" => hive_escape(crawl, s),
+            "subset" => hive_escape(subset, s),
             _ => unreachable!("partition columns are checked"),
         }
     }
-    s
 }
 
-// --- binary form for spilled runs -------------------------------------------
+// --- binary form ------------------------------------------------------------
+//
+// A record is `u32 length` + body. The body holds the text fields in
+// `texts()` order, each as `u32 length` + bytes (`u32::MAX`: null), then the
+// fixed-width tail. Partition and surtkey come first and fetch_time opens
+// the tail, so the sorter reads its keys without decoding the record.
 
-fn put_str(w: &mut Vec<u8>, s: &str) {
-    w.extend_from_slice(&(s.len() as u32).to_le_bytes());
-    w.extend_from_slice(s.as_bytes());
+const N_TEXT: usize = 28;
+
+/// An optional string field as `&str`, whatever the row's string type.
+pub fn opt_str<S: AsRef<str>>(v: &Option<S>) -> Option<&str> {
+    v.as_ref().map(|s| s.as_ref())
 }
+const NULL: u32 = u32::MAX;
+/// fetch_time, offset, length, port (`i64::MIN`: null), status.
+const TAIL: usize = 8 * 4 + 2;
 
-fn put_opt(w: &mut Vec<u8>, s: &Option<String>) {
-    match s {
-        Some(s) => put_str(w, s),
-        None => w.extend_from_slice(&u32::MAX.to_le_bytes()),
+impl<S: AsRef<str>> Row<S> {
+    fn texts(&self) -> [Option<&str>; N_TEXT] {
+        let o = opt_str;
+        let h = &self.host;
+        [
+            Some(self.partition.as_ref()),
+            Some(self.surtkey.as_ref()),
+            Some(self.url.as_ref()),
+            o(&h.name),
+            o(&h.parts[0]),
+            o(&h.parts[1]),
+            o(&h.parts[2]),
+            o(&h.parts[3]),
+            o(&h.parts[4]),
+            o(&h.registry_suffix),
+            o(&h.registered_domain),
+            o(&h.private_suffix),
+            o(&h.private_domain),
+            o(&h.name_reversed),
+            Some(self.protocol.as_ref()),
+            Some(self.path.as_ref()),
+            o(&self.query),
+            o(&self.redirect),
+            o(&self.digest),
+            o(&self.mime),
+            o(&self.mime_detected),
+            o(&self.charset),
+            o(&self.languages),
+            o(&self.truncated),
+            Some(self.filename.as_ref()),
+            Some(self.segment.as_ref()),
+            Some(self.crawl.as_ref()),
+            Some(self.subset.as_ref()),
+        ]
     }
-}
 
-struct Cursor<'a>(&'a [u8]);
-
-impl Cursor<'_> {
-    fn take(&mut self, n: usize) -> &[u8] {
-        let (a, b) = self.0.split_at(n);
-        self.0 = b;
-        a
-    }
-    fn u32(&mut self) -> u32 {
-        u32::from_le_bytes(self.take(4).try_into().unwrap())
-    }
-    fn i64(&mut self) -> i64 {
-        i64::from_le_bytes(self.take(8).try_into().unwrap())
-    }
-    fn opt(&mut self) -> Option<String> {
-        let n = self.u32();
-        (n != u32::MAX).then(|| String::from_utf8_lossy(self.take(n as usize)).into_owned())
-    }
-    fn str(&mut self) -> String {
-        self.opt().unwrap_or_default()
-    }
-}
-
-impl Row {
     /// Appends the row as one length-prefixed record.
     pub fn encode(&self, buf: &mut Vec<u8>) {
         let start = buf.len();
         buf.extend_from_slice(&[0; 4]);
-        for s in [&self.partition, &self.surtkey, &self.url, &self.protocol, &self.path, &self.filename, &self.segment, &self.crawl, &self.subset] {
-            put_str(buf, s);
+        for t in self.texts() {
+            match t {
+                Some(s) => {
+                    buf.extend_from_slice(&(s.len() as u32).to_le_bytes());
+                    buf.extend_from_slice(s.as_bytes());
+                }
+                None => buf.extend_from_slice(&NULL.to_le_bytes()),
+            }
         }
-        let h = &self.host;
-        for o in [&h.name, &h.parts[0], &h.parts[1], &h.parts[2], &h.parts[3], &h.parts[4], &h.registry_suffix, &h.registered_domain, &h.private_suffix, &h.private_domain, &h.name_reversed] {
-            put_opt(buf, o);
-        }
-        for o in [&self.query, &self.redirect, &self.digest, &self.mime, &self.mime_detected, &self.charset, &self.languages, &self.truncated] {
-            put_opt(buf, o);
-        }
-        buf.extend_from_slice(&self.port.map(i64::from).unwrap_or(i64::MIN).to_le_bytes());
-        for v in [self.fetch_time, self.status as i64, self.offset, self.length] {
+        for v in [self.fetch_time, self.offset, self.length, self.port.map_or(i64::MIN, i64::from)] {
             buf.extend_from_slice(&v.to_le_bytes());
         }
+        buf.extend_from_slice(&self.status.to_le_bytes());
         let len = (buf.len() - start - 4) as u32;
         buf[start..start + 4].copy_from_slice(&len.to_le_bytes());
     }
 
-    /// Reads one record written by [`Row::encode`]; `None` at the end.
-    pub fn decode<R: Read>(r: &mut R, buf: &mut Vec<u8>) -> io::Result<Option<Row>> {
-        let mut len = [0u8; 4];
-        match r.read_exact(&mut len) {
-            Ok(()) => {}
-            Err(e) if e.kind() == io::ErrorKind::UnexpectedEof => return Ok(None),
-            Err(e) => return Err(e),
-        }
-        buf.resize(u32::from_le_bytes(len) as usize, 0);
-        r.read_exact(buf)?;
-        let mut c = Cursor(buf);
-        let mut row = Row {
-            partition: c.str(),
-            surtkey: c.str(),
-            url: c.str(),
-            protocol: c.str(),
-            path: c.str(),
-            filename: c.str(),
-            segment: c.str(),
-            crawl: c.str(),
-            subset: c.str(),
-            ..Default::default()
-        };
-        let h = &mut row.host;
-        h.name = c.opt();
-        for i in 0..5 {
-            h.parts[i] = c.opt();
-        }
-        h.registry_suffix = c.opt();
-        h.registered_domain = c.opt();
-        h.private_suffix = c.opt();
-        h.private_domain = c.opt();
-        h.name_reversed = c.opt();
-        row.query = c.opt();
-        row.redirect = c.opt();
-        row.digest = c.opt();
-        row.mime = c.opt();
-        row.mime_detected = c.opt();
-        row.charset = c.opt();
-        row.languages = c.opt();
-        row.truncated = c.opt();
-        let port = c.i64();
-        row.port = (port != i64::MIN).then_some(port as i32);
-        row.fetch_time = c.i64();
-        row.status = c.i64() as i16;
-        row.offset = c.i64();
-        row.length = c.i64();
-        Ok(Some(row))
+    pub fn to_owned(&self) -> Row {
+        let t = self.texts().map(|t| t.map(str::to_string));
+        Row::from_texts(t, self.fetch_time, self.offset, self.length, self.port, self.status)
     }
+}
 
-    /// Bytes the row holds in memory, roughly (for the sort budget).
-    pub fn heap_size(&self) -> usize {
-        let o = |s: &Option<String>| s.as_ref().map_or(0, |s| s.len() + 24);
-        let h = &self.host;
-        400 + self.partition.len() + self.surtkey.len() + self.url.len() + self.path.len() + self.filename.len() + self.segment.len()
-            + self.crawl.len() + self.subset.len() + self.protocol.len()
-            + [&h.name, &h.parts[0], &h.parts[1], &h.parts[2], &h.parts[3], &h.parts[4], &h.registry_suffix, &h.registered_domain, &h.private_suffix, &h.private_domain, &h.name_reversed, &self.query, &self.redirect, &self.digest, &self.mime, &self.mime_detected, &self.charset, &self.languages, &self.truncated].iter().map(|s| o(s)).sum::<usize>()
+fn bad_record() -> io::Error {
+    io::Error::new(io::ErrorKind::InvalidData, "corrupt sort record")
+}
+
+/// The text field at the start of `b`, and the rest.
+fn text(b: &[u8]) -> io::Result<(Option<&[u8]>, &[u8])> {
+    let n = u32::from_le_bytes(b.get(..4).ok_or_else(bad_record)?.try_into().unwrap());
+    let b = &b[4..];
+    if n == NULL {
+        return Ok((None, b));
+    }
+    let n = n as usize;
+    Ok((Some(b.get(..n).ok_or_else(bad_record)?), &b[n..]))
+}
+
+/// Partition, surtkey and fetch_time of a record body, for sorting.
+pub fn sort_key(body: &[u8]) -> (&[u8], &[u8], i64) {
+    // Checked when the record was made or read back: see `check_sort_key`.
+    checked_sort_key(body).expect("sort record")
+}
+
+/// Whether [`sort_key`] can read `body` (for records read back from disk).
+pub fn check_sort_key(body: &[u8]) -> io::Result<()> {
+    checked_sort_key(body).map(|_| ())
+}
+
+fn checked_sort_key(body: &[u8]) -> io::Result<(&[u8], &[u8], i64)> {
+    let (p, rest) = text(body)?;
+    let (k, rest) = text(rest)?;
+    if rest.len() < TAIL {
+        return Err(bad_record());
+    }
+    let t = body.len() - TAIL;
+    Ok((p.unwrap_or_default(), k.unwrap_or_default(), i64::from_le_bytes(body[t..t + 8].try_into().unwrap())))
+}
+
+impl<S> Row<S> {
+    fn from_texts(t: [Option<S>; N_TEXT], fetch_time: i64, offset: i64, length: i64, port: Option<i32>, status: i16) -> Row<S>
+    where
+        S: Default,
+    {
+        let [partition, surtkey, url, name, p0, p1, p2, p3, p4, registry_suffix, registered_domain, private_suffix, private_domain, name_reversed, protocol, path, query, redirect, digest, mime, mime_detected, charset, languages, truncated, filename, segment, crawl, subset] = t;
+        Row {
+            partition: partition.unwrap_or_default(),
+            surtkey: surtkey.unwrap_or_default(),
+            url: url.unwrap_or_default(),
+            host: HostColumns { name, parts: [p0, p1, p2, p3, p4], registry_suffix, registered_domain, private_suffix, private_domain, name_reversed },
+            protocol: protocol.unwrap_or_default(),
+            port,
+            path: path.unwrap_or_default(),
+            query,
+            fetch_time,
+            status,
+            redirect,
+            digest,
+            mime,
+            mime_detected,
+            charset,
+            languages,
+            truncated,
+            filename: filename.unwrap_or_default(),
+            offset,
+            length,
+            segment: segment.unwrap_or_default(),
+            crawl: crawl.unwrap_or_default(),
+            subset: subset.unwrap_or_default(),
+        }
+    }
+}
+
+impl<'a> Row<&'a str> {
+    /// A view of one record body (after its length prefix) written by
+    /// [`Row::encode`].
+    pub fn decode(body: &'a [u8]) -> io::Result<RowView<'a>> {
+        let mut t: [Option<&str>; N_TEXT] = [None; N_TEXT];
+        let mut rest = body;
+        for slot in &mut t {
+            let (v, r) = text(rest)?;
+            // Checked: spilled runs come back from disk.
+            *slot = v.map(std::str::from_utf8).transpose().map_err(|_| bad_record())?;
+            rest = r;
+        }
+        if rest.len() != TAIL {
+            return Err(bad_record());
+        }
+        let i = |k: usize| i64::from_le_bytes(rest[8 * k..8 * k + 8].try_into().unwrap());
+        let port = (i(3) != i64::MIN).then(|| i(3) as i32);
+        let status = i16::from_le_bytes(rest[32..34].try_into().unwrap());
+        Ok(Row::from_texts(t, i(0), i(1), i(2), port, status))
     }
 }
 
@@ -341,9 +438,65 @@ mod tests {
         assert_eq!(row.host.registered_domain.as_deref(), Some("commoncrawl.org"));
         let mut buf = Vec::new();
         row.encode(&mut buf);
-        let mut scratch = Vec::new();
-        let back = Row::decode(&mut &buf[..], &mut scratch).unwrap().unwrap();
-        assert_eq!(back, row);
+        let back = Row::decode(&buf[4..]).unwrap();
+        assert_eq!(back.to_owned(), row);
+        assert_eq!(sort_key(&buf[4..]), (row.partition.as_bytes(), row.surtkey.as_bytes(), row.fetch_time));
+    }
+
+    /// Reused buffers must not carry a field of one row into the next: each
+    /// line is derived after a line that sets every optional column, and
+    /// must come out as it does from fresh buffers.
+    #[test]
+    fn reused_scratch_leaks_nothing() {
+        let full = r#"org,x)/ 20200101000000 {"url": "HTTPS://a.b.c.d.example.co.uk:8443/p?q=1", "mime": "text/html", "mime-detected": "text/html", "status": "200", "digest": "D", "length": "1", "offset": "2", "filename": "crawl-data/CC-NEWS/2024/05/CC-NEWS-20240501-00001.warc.gz", "redirect": "/r", "charset": "UTF-8", "languages": "eng", "truncated": "length"}"#;
+        let sparse = [
+            r#"org,y)/ 20200101000000 {"url": "dns:example.org"}"#,
+            r#"org,y)/ 20200101000000 {"url": "http://[::1]/"}"#,
+            r#"org,y)/ 20200101000000 {"url": "http://123.8092843/x"}"#,
+            r#"org,y)/ 20200101000000 {"url": "http://co.uk/", "filename": "x.warc.gz"}"#,
+            r#"org,y)/ 20200101000000 {"url": "http://example.invalid/robots.txt", "status": 404}"#,
+            r#"org,y)/ 20200101000000 {"url": "filedesc://x.arc"}"#,
+            r#"org,y)/ 20200101000000 {}"#,
+            "org,y)/ 20200101000000 http://y.org/ - - - - - - - -",
+        ];
+        let rules = RowRules { crawl: None, partition_by: vec!["crawl".into(), "subset".into()] };
+        let mut scratch = DeriveScratch::default();
+        let mut arena = Vec::new();
+        let mut want = Vec::new();
+        for line in sparse {
+            for l in [full, line] {
+                let c = parse_line(l, LineFormat::Auto).unwrap();
+                let fresh = Row::derive(&c, &rules).unwrap();
+                let reused = Row::derive_in(&c, &rules, &mut scratch).unwrap();
+                assert_eq!(reused.to_owned(), fresh, "{l}");
+                reused.encode(&mut arena);
+                want.push(fresh);
+            }
+        }
+        // The encoded records decode to the same rows.
+        let mut rest = &arena[..];
+        for w in &want {
+            let len = u32::from_le_bytes(rest[..4].try_into().unwrap()) as usize;
+            assert_eq!(&Row::decode(&rest[4..4 + len]).unwrap().to_owned(), w);
+            rest = &rest[4 + len..];
+        }
+        assert!(rest.is_empty());
+        // want[2k] is `full`, want[2k + 1] is sparse[k].
+        assert_eq!(want[0].crawl, "CC-NEWS-2024-05");
+        assert_eq!(want[13].host, HostColumns::default());
+        assert_eq!((want[13].query.as_deref(), want[13].crawl.as_str()), (None, UNKNOWN_CRAWL));
+        assert_eq!(want[3].host.parts[0], None, "IPv6: the name only");
+        assert_eq!(want[7].host.registered_domain, None);
+    }
+
+    #[test]
+    fn corrupt_records_are_errors() {
+        let mut buf = Vec::new();
+        Row::<String>::default().encode(&mut buf);
+        for cut in [0, 3, 10, buf.len() - 5] {
+            assert!(Row::decode(&buf[4..4 + cut]).is_err(), "cut at {cut}");
+            assert!(check_sort_key(&buf[4..4 + cut]).is_err() || cut >= 10, "cut at {cut}");
+        }
     }
 
     #[test]

@@ -1,49 +1,120 @@
-//! Rows sorted by (partition, url_surtkey, fetch_time) in bounded memory:
-//! sorted runs are spilled to temporary files and merged at the end.
+//! Rows sorted by (partition, url_surtkey, fetch_time, arrival) in bounded
+//! memory: sorted runs are spilled to temporary files and merged at the end.
+//!
+//! Rows are kept encoded ([`Row::encode`]) back to back in one arena, so a
+//! row costs no allocation and the budget counts real bytes; the sort moves
+//! small keys that point into the arena.
 
 use std::cmp::Ordering;
-use std::collections::BinaryHeap;
+use std::collections::{BinaryHeap, HashMap};
 use std::fs::File;
-use std::io::{self, BufReader, BufWriter, Seek, SeekFrom, Write};
+use std::io::{self, BufReader, BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::PathBuf;
 
-use crate::row::Row;
+use crate::row::{check_sort_key, sort_key, Row, RowView};
 
-/// Memory for rows held before a run is spilled (row sizes are estimates).
+/// Memory for rows held before a run is spilled (arena and keys).
 pub const DEFAULT_BUDGET: usize = 256 << 20;
 
-fn order(a: &Row, b: &Row) -> Ordering {
-    a.partition.cmp(&b.partition).then_with(|| a.surtkey.cmp(&b.surtkey)).then_with(|| a.fetch_time.cmp(&b.fetch_time))
+/// One arena record. `part` and `prefix` settle most comparisons without
+/// touching the arena: `part` is the partition's rank among the run's
+/// partitions (its id until the sort), `prefix` the surtkey's first 8 bytes
+/// big-endian (zero-padded: equal prefixes fall back to the full key).
+#[derive(Clone, Copy)]
+struct Key {
+    part: u32,
+    prefix: u64,
+    /// Offset of the record's length prefix: also the arrival order, which
+    /// breaks ties so the sort is stable.
+    off: usize,
+}
+
+fn prefix_of(k: &[u8]) -> u64 {
+    let mut b = [0u8; 8];
+    let n = k.len().min(8);
+    b[..n].copy_from_slice(&k[..n]);
+    u64::from_be_bytes(b)
+}
+
+fn body(arena: &[u8], off: usize) -> &[u8] {
+    let len = u32::from_le_bytes(arena[off..off + 4].try_into().unwrap()) as usize;
+    &arena[off + 4..off + 4 + len]
 }
 
 pub struct RowSorter {
     budget: usize,
     tmp_dir: Option<PathBuf>,
-    rows: Vec<Row>,
-    bytes: usize,
+    arena: Vec<u8>,
+    keys: Vec<Key>,
+    /// The run's distinct partitions, by id; the last one used is checked first.
+    partitions: Vec<Vec<u8>>,
+    partition_ids: HashMap<Vec<u8>, u32>,
+    last_part: u32,
     runs: Vec<File>,
 }
 
 impl RowSorter {
     pub fn new(budget: usize, tmp_dir: Option<PathBuf>) -> RowSorter {
-        RowSorter { budget, tmp_dir, rows: Vec::new(), bytes: 0, runs: Vec::new() }
+        RowSorter {
+            budget,
+            tmp_dir,
+            arena: Vec::new(),
+            keys: Vec::new(),
+            partitions: Vec::new(),
+            partition_ids: HashMap::new(),
+            last_part: 0,
+            runs: Vec::new(),
+        }
     }
 
-    pub fn push(&mut self, row: Row) -> io::Result<()> {
-        self.bytes += row.heap_size();
-        self.rows.push(row);
-        if self.bytes >= self.budget {
+    pub fn push<S: AsRef<str>>(&mut self, row: &Row<S>) -> io::Result<()> {
+        let off = self.arena.len();
+        row.encode(&mut self.arena);
+        let (partition, surtkey) = (row.partition.as_ref().as_bytes(), row.surtkey.as_ref().as_bytes());
+        let part = self.partition_id(partition);
+        self.keys.push(Key { part, prefix: prefix_of(surtkey), off });
+        if self.arena.len() + self.keys.len() * std::mem::size_of::<Key>() >= self.budget {
             self.spill()?;
         }
         Ok(())
     }
 
-    /// The rows' indices in order. Rows are several hundred bytes, so
-    /// sorting indices moves far less memory than sorting the rows.
-    fn sorted_order(&self) -> Vec<u32> {
-        let mut idx: Vec<u32> = (0..self.rows.len() as u32).collect();
-        idx.sort_unstable_by(|&a, &b| order(&self.rows[a as usize], &self.rows[b as usize]));
-        idx
+    fn partition_id(&mut self, p: &[u8]) -> u32 {
+        if self.partitions.get(self.last_part as usize).is_some_and(|q| q == p) {
+            return self.last_part;
+        }
+        let id = match self.partition_ids.get(p) {
+            Some(&id) => id,
+            None => {
+                let id = self.partitions.len() as u32;
+                self.partitions.push(p.to_vec());
+                self.partition_ids.insert(p.to_vec(), id);
+                id
+            }
+        };
+        self.last_part = id;
+        id
+    }
+
+    /// Sorts the keys of the rows held.
+    fn sort(&mut self) {
+        let mut by_name: Vec<u32> = (0..self.partitions.len() as u32).collect();
+        by_name.sort_unstable_by(|&a, &b| self.partitions[a as usize].cmp(&self.partitions[b as usize]));
+        let mut rank = vec![0u32; by_name.len()];
+        for (r, &id) in by_name.iter().enumerate() {
+            rank[id as usize] = r as u32;
+        }
+        for k in &mut self.keys {
+            k.part = rank[k.part as usize];
+        }
+        let arena = &self.arena;
+        self.keys.sort_unstable_by(|a, b| {
+            (a.part, a.prefix).cmp(&(b.part, b.prefix)).then_with(|| {
+                let (_, ka, ta) = sort_key(body(arena, a.off));
+                let (_, kb, tb) = sort_key(body(arena, b.off));
+                ka.cmp(kb).then(ta.cmp(&tb)).then(a.off.cmp(&b.off))
+            })
+        });
     }
 
     pub fn spilled_runs(&self) -> usize {
@@ -51,72 +122,102 @@ impl RowSorter {
     }
 
     fn spill(&mut self) -> io::Result<()> {
-        let order = self.sorted_order();
+        self.sort();
         let mut f = match &self.tmp_dir {
             Some(d) => tempfile::tempfile_in(d)?,
             None => tempfile::tempfile()?,
         };
         {
             let mut w = BufWriter::with_capacity(1 << 20, &mut f);
-            let mut buf = Vec::with_capacity(4096);
-            for &i in &order {
-                buf.clear();
-                self.rows[i as usize].encode(&mut buf);
-                w.write_all(&buf)?;
+            for k in &self.keys {
+                let len = body(&self.arena, k.off).len();
+                w.write_all(&self.arena[k.off..k.off + 4 + len])?;
             }
             w.flush()?;
         }
         f.seek(SeekFrom::Start(0))?;
         self.runs.push(f);
-        self.bytes = 0;
-        self.rows.clear();
+        // The arena keeps its capacity for the next run.
+        self.arena.clear();
+        self.keys.clear();
+        self.partitions.clear();
+        self.partition_ids.clear();
+        self.last_part = 0;
         Ok(())
     }
 
     /// Hands every row to `sink` in order.
-    pub fn finish(mut self, sink: &mut dyn FnMut(&Row) -> io::Result<()>) -> io::Result<()> {
+    pub fn finish(mut self, sink: &mut dyn FnMut(&RowView<'_>) -> io::Result<()>) -> io::Result<()> {
         if self.runs.is_empty() {
-            for i in self.sorted_order() {
-                sink(&self.rows[i as usize])?;
+            self.sort();
+            for k in &self.keys {
+                sink(&Row::decode(body(&self.arena, k.off))?)?;
             }
             return Ok(());
         }
-        if !self.rows.is_empty() {
+        if !self.keys.is_empty() {
             self.spill()?;
         }
-        struct Head(Row, usize);
-        impl PartialEq for Head {
-            fn eq(&self, o: &Self) -> bool {
-                self.cmp(o) == Ordering::Equal
-            }
-        }
-        impl Eq for Head {}
-        impl PartialOrd for Head {
-            fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
-                Some(self.cmp(o))
-            }
-        }
-        impl Ord for Head {
-            // Reversed for a min-heap; the run index keeps equal keys stable.
-            fn cmp(&self, o: &Self) -> Ordering {
-                order(&o.0, &self.0).then_with(|| o.1.cmp(&self.1))
-            }
-        }
+        // Free the arena before the merge reads the runs back.
+        drop(std::mem::take(&mut self.arena));
         let mut readers: Vec<BufReader<File>> = self.runs.drain(..).map(|f| BufReader::with_capacity(256 << 10, f)).collect();
-        let mut scratch = Vec::new();
         let mut heap = BinaryHeap::with_capacity(readers.len());
-        for (i, r) in readers.iter_mut().enumerate() {
-            if let Some(row) = Row::decode(r, &mut scratch)? {
-                heap.push(Head(row, i));
+        for (run, r) in readers.iter_mut().enumerate() {
+            let mut rec = Vec::new();
+            if read_record(r, &mut rec)? {
+                heap.push(Head { rec, run });
             }
         }
-        while let Some(Head(row, i)) = heap.pop() {
-            sink(&row)?;
-            if let Some(next) = Row::decode(&mut readers[i], &mut scratch)? {
-                heap.push(Head(next, i));
+        while let Some(mut top) = heap.peek_mut() {
+            sink(&Row::decode(&top.rec)?)?;
+            // Refill the head's buffer in place: no allocation per row.
+            let run = top.run;
+            if !read_record(&mut readers[run], &mut top.rec)? {
+                std::collections::binary_heap::PeekMut::pop(top);
             }
         }
         Ok(())
+    }
+}
+
+/// The next record body of a run into `buf`; `false` at the end.
+fn read_record(r: &mut impl Read, buf: &mut Vec<u8>) -> io::Result<bool> {
+    let mut len = [0u8; 4];
+    match r.read_exact(&mut len) {
+        Ok(()) => {}
+        Err(e) if e.kind() == io::ErrorKind::UnexpectedEof => return Ok(false),
+        Err(e) => return Err(e),
+    }
+    buf.resize(u32::from_le_bytes(len) as usize, 0);
+    r.read_exact(buf)?;
+    check_sort_key(buf)?;
+    Ok(true)
+}
+
+/// A run's current record in the merge.
+struct Head {
+    rec: Vec<u8>,
+    run: usize,
+}
+
+impl PartialEq for Head {
+    fn eq(&self, o: &Self) -> bool {
+        self.cmp(o) == Ordering::Equal
+    }
+}
+impl Eq for Head {}
+impl PartialOrd for Head {
+    fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
+        Some(self.cmp(o))
+    }
+}
+impl Ord for Head {
+    // Reversed for a min-heap. Runs hold consecutive stretches of the input,
+    // so the run index breaks ties in arrival order, as within a run.
+    fn cmp(&self, o: &Self) -> Ordering {
+        let (pa, ka, ta) = sort_key(&self.rec);
+        let (pb, kb, tb) = sort_key(&o.rec);
+        (pb, kb, tb, o.run).cmp(&(pa, ka, ta, self.run))
     }
 }
 
@@ -124,24 +225,71 @@ impl RowSorter {
 mod tests {
     use super::*;
 
-    #[test]
-    fn spilled_runs_merge_in_order() {
-        let mut s = RowSorter::new(10_000, None);
-        let mut want = Vec::new();
-        for i in 0..1000u32 {
-            let k = (i * 7919) % 1000;
-            let row = Row { partition: format!("p={}", k % 3), surtkey: format!("com,x)/{k:04}"), ..Default::default() };
-            want.push((row.partition.clone(), row.surtkey.clone()));
-            s.push(row).unwrap();
+    fn sorted(budget: usize, rows: &[Row]) -> (usize, Vec<Row>) {
+        let mut s = RowSorter::new(budget, None);
+        for r in rows {
+            s.push(r).unwrap();
         }
-        assert!(s.spilled_runs() > 5, "the budget forces spills");
-        want.sort();
+        let runs = s.spilled_runs();
         let mut got = Vec::new();
         s.finish(&mut |r| {
-            got.push((r.partition.clone(), r.surtkey.clone()));
+            got.push(r.to_owned());
             Ok(())
         })
         .unwrap();
-        assert_eq!(got, want);
+        (runs, got)
+    }
+
+    /// Rows with equal sort keys but different contents, so that the order
+    /// of ties is visible; surtkeys share long prefixes, some differ only
+    /// past 8 bytes or in length.
+    fn rows() -> Vec<Row> {
+        (0..3000u32)
+            .map(|i| {
+                let k = (i * 7919) % 1000;
+                Row {
+                    partition: format!("p={}", ["b", "a", "c", "a/b"][(k % 4) as usize]),
+                    surtkey: format!("com,example)/{:03}{}", k / 3, if k % 3 == 0 { "" } else { "x" }),
+                    fetch_time: (k % 2) as i64,
+                    offset: i as i64,
+                    query: (i % 5 == 0).then(|| format!("q{i}")),
+                    ..Default::default()
+                }
+            })
+            .collect()
+    }
+
+    fn want(rows: &[Row]) -> Vec<Row> {
+        let mut want = rows.to_vec();
+        // Stable: ties keep arrival order.
+        want.sort_by(|a, b| (&a.partition, &a.surtkey, a.fetch_time).cmp(&(&b.partition, &b.surtkey, b.fetch_time)));
+        want
+    }
+
+    #[test]
+    fn in_memory_sort_is_stable() {
+        let rows = rows();
+        let (runs, got) = sorted(DEFAULT_BUDGET, &rows);
+        assert_eq!(runs, 0);
+        assert_eq!(got, want(&rows));
+    }
+
+    #[test]
+    fn spilled_runs_merge_in_order() {
+        let rows = rows();
+        let (runs, got) = sorted(20_000, &rows);
+        assert!(runs > 5, "the budget forces spills: {runs}");
+        assert_eq!(got, want(&rows));
+    }
+
+    #[test]
+    fn budget_counts_arena_bytes() {
+        let rows = rows();
+        let mut one = Vec::new();
+        rows[0].encode(&mut one);
+        // Room for about ten rows per run.
+        let (runs, got) = sorted(10 * (one.len() + std::mem::size_of::<Key>()), &rows[..100]);
+        assert!((9..=11).contains(&runs), "{runs} runs");
+        assert_eq!(got, want(&rows[..100]));
     }
 }

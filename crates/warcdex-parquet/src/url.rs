@@ -2,11 +2,14 @@
 //! `java.net.URI` as the fallback for schemes URL does not know): raw, not
 //! decoded, the port only when written, the fragment dropped.
 
+use std::borrow::Cow;
+
 /// The parts of one URL. Borrowed from the URL string where possible.
 #[derive(Debug, Default, PartialEq, Eq)]
 pub struct UrlParts<'a> {
-    /// Lower-cased scheme (`None` without a scheme).
-    pub protocol: Option<String>,
+    /// Lower-cased scheme (`None` without a scheme); borrowed unless the URL
+    /// spells it with capitals, so the common case does not allocate.
+    pub protocol: Option<Cow<'a, str>>,
     /// The host as written (not normalised), or the special-case host of
     /// `dns:`, `whois:` and the like.
     pub host: Option<&'a str>,
@@ -41,9 +44,12 @@ pub fn parse(url: &str) -> UrlParts<'_> {
         let (path, query) = split_path_query(strip_fragment(url));
         return UrlParts { path: Some(path), query, ..Default::default() };
     };
-    let scheme = url[..colon].to_ascii_lowercase();
+    let scheme: Cow<str> = match &url[..colon] {
+        s if s.bytes().any(|c| c.is_ascii_uppercase()) => s.to_ascii_lowercase().into(),
+        s => s.into(),
+    };
     let rest = &url[colon + 1..];
-    let mut parts = match scheme.as_str() {
+    let mut parts = match &*scheme {
         "dns" => UrlParts { host: Some(strip_fragment(rest)), ..Default::default() },
         _ if rest.starts_with("//") => hierarchical(rest),
         _ if url_handles(&scheme) => {
@@ -58,7 +64,7 @@ pub fn parse(url: &str) -> UrlParts<'_> {
         // `https:////host/path` → `https://host/path`
         parts = hierarchical_from(rest.trim_start_matches('/'));
     }
-    match scheme.as_str() {
+    match &*scheme {
         "whois" => parts.host = parts.path.map(|p| p.trim_start_matches('/')),
         "filedesc" => parts.host = None,
         _ => {}

@@ -14,7 +14,7 @@ use parquet::basic::{Compression, GzipLevel, ZstdLevel};
 use parquet::file::properties::{EnabledStatistics, WriterProperties, WriterVersion};
 use parquet::schema::types::ColumnPath;
 
-use crate::row::Row;
+use crate::row::{opt_str, Row};
 use crate::schema::arrow_schema;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -121,34 +121,35 @@ impl Batch {
         }
     }
 
-    fn push(&mut self, r: &Row) {
+    fn push<S: AsRef<str>>(&mut self, r: &Row<S>) {
         let h = &r.host;
         let s = &mut self.strs;
-        s[0].append_value(&r.surtkey);
-        s[1].append_value(&r.url);
-        s[2].append_value(h.name.as_deref().unwrap_or(""));
-        s[3].append_option(h.parts[0].as_deref());
-        s[4].append_option(h.parts[1].as_deref());
-        s[5].append_option(h.parts[2].as_deref());
-        s[6].append_option(h.parts[3].as_deref());
-        s[7].append_option(h.parts[4].as_deref());
-        s[8].append_option(h.registry_suffix.as_deref());
-        s[9].append_option(h.registered_domain.as_deref());
-        s[10].append_option(h.private_suffix.as_deref());
-        s[11].append_option(h.private_domain.as_deref());
-        s[12].append_option(h.name_reversed.as_deref());
-        s[13].append_value(&r.protocol);
-        s[14].append_value(&r.path);
-        s[15].append_option(r.query.as_deref());
-        s[16].append_option(r.redirect.as_deref());
-        s[17].append_option(r.digest.as_deref());
-        s[18].append_option(r.mime.as_deref());
-        s[19].append_option(r.mime_detected.as_deref());
-        s[20].append_option(r.charset.as_deref());
-        s[21].append_option(r.languages.as_deref());
-        s[22].append_option(r.truncated.as_deref());
-        s[23].append_value(&r.filename);
-        s[24].append_value(&r.segment);
+        let o = opt_str;
+        s[0].append_value(r.surtkey.as_ref());
+        s[1].append_value(r.url.as_ref());
+        s[2].append_value(o(&h.name).unwrap_or(""));
+        s[3].append_option(o(&h.parts[0]));
+        s[4].append_option(o(&h.parts[1]));
+        s[5].append_option(o(&h.parts[2]));
+        s[6].append_option(o(&h.parts[3]));
+        s[7].append_option(o(&h.parts[4]));
+        s[8].append_option(o(&h.registry_suffix));
+        s[9].append_option(o(&h.registered_domain));
+        s[10].append_option(o(&h.private_suffix));
+        s[11].append_option(o(&h.private_domain));
+        s[12].append_option(o(&h.name_reversed));
+        s[13].append_value(r.protocol.as_ref());
+        s[14].append_value(r.path.as_ref());
+        s[15].append_option(o(&r.query));
+        s[16].append_option(o(&r.redirect));
+        s[17].append_option(o(&r.digest));
+        s[18].append_option(o(&r.mime));
+        s[19].append_option(o(&r.mime_detected));
+        s[20].append_option(o(&r.charset));
+        s[21].append_option(o(&r.languages));
+        s[22].append_option(o(&r.truncated));
+        s[23].append_value(r.filename.as_ref());
+        s[24].append_value(r.segment.as_ref());
         self.port.append_option(r.port);
         self.time.append_value(r.fetch_time);
         self.status.append_value(r.status);
@@ -228,20 +229,21 @@ impl DatasetWriter {
         })
     }
 
-    pub fn push(&mut self, row: &Row) -> io::Result<()> {
+    pub fn push<S: AsRef<str>>(&mut self, row: &Row<S>) -> io::Result<()> {
+        let partition = row.partition.as_ref();
         let rotate = match &self.current {
-            Some(o) => o.partition != row.partition || o.rows >= self.layout.max_file_rows,
+            Some(o) => o.partition != partition || o.rows >= self.layout.max_file_rows,
             None => true,
         };
         if rotate {
             self.close_file()?;
-            let dir = if row.partition.is_empty() { self.root.clone() } else { self.root.join(&row.partition) };
+            let dir = if partition.is_empty() { self.root.clone() } else { self.root.join(partition) };
             fs::create_dir_all(&dir)?;
             let path = dir.join(format!("part-{:05}-{}.c000{}.parquet", self.seq, self.run_id, self.layout.codec.suffix()));
             self.seq += 1;
             let file = BufWriter::with_capacity(1 << 20, File::create(&path)?);
             let writer = ArrowWriter::try_new(file, self.schema.clone(), Some(self.props.clone())).map_err(pq_err)?;
-            self.current = Some(Open { partition: row.partition.clone(), path, writer, rows: 0 });
+            self.current = Some(Open { partition: partition.to_string(), path, writer, rows: 0 });
         }
         self.batch.push(row);
         let o = self.current.as_mut().expect("open file");
