@@ -61,7 +61,7 @@ pub fn sniff(head: &[u8]) -> std::result::Result<Compression, &'static str> {
     }
 }
 
-const RAW_BUF: usize = 1 << 20;
+const RAW_BUF: usize = 4 << 20;
 const OUT_BUF: usize = 1 << 20;
 /// The whole-member fast path is tried with at least this much input buffered.
 const FAST_PATH_INPUT: usize = 512 << 10;
@@ -551,7 +551,11 @@ impl<R: Read> MemberReader<R> {
             return Ok(false);
         }
         if self.hi - self.lo < FAST_PATH_INPUT && !self.eof {
-            self.compact();
+            // Move the unread tail to the front only when the room after it is
+            // short: compacting for every member would copy most input bytes once more.
+            if self.raw.len() - self.lo < FAST_PATH_INPUT {
+                self.compact();
+            }
             while self.hi - self.lo < FAST_PATH_INPUT && !self.eof && self.hi < self.raw.len() {
                 self.refill_raw()?;
             }
