@@ -2,7 +2,8 @@
 
 const BAR_WIDTH = 24
 
-function human(bytes: number): string {
+/** Bytes in SI units: "950 B", "1.5 MB", "12 GB". */
+export function human(bytes: number): string {
   const units = ['B', 'KB', 'MB', 'GB', 'TB']
   let v = bytes
   let i = 0

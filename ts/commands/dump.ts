@@ -4,8 +4,8 @@
 // 1 some check failed or some input could not be read, 2 usage error.
 import { existsSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { parseArgs } from 'node:util'
 
+import { parse, UsageError } from '../args.js'
 import {
   buildDumpLookup,
   dumpToWarc,
@@ -55,7 +55,6 @@ Options:
   -h, --help  show this help
 `
 
-class DumpUsage extends Error {}
 
 function problemPrinter(json: boolean): (p: DumpProblem) => void {
   return (p) => process.stdout.write(json ? `${JSON.stringify(p)}\n` : `${problemLine(p)}\n`)
@@ -63,54 +62,39 @@ function problemPrinter(json: boolean): (p: DumpProblem) => void {
 
 export async function dumpCommand(argv: string[]): Promise<number> {
   const [sub, ...rest] = argv
-  try {
-    switch (sub) {
-      case 'verify':
-        return await verify(rest)
-      case 'lookup':
-        return await lookup(rest)
-      case 'build-lookup':
-        return await buildLookup(rest)
-      case 'extract':
-        return await extract(rest)
-      case 'to-warc':
-        return await toWarc(rest)
-      case 'generate':
-        return await generate(rest)
-      case undefined:
-      case '-h':
-      case '--help':
-      case 'help':
-        process.stdout.write(DUMP_HELP)
-        return sub === undefined ? EXIT_USAGE : EXIT_OK
-      default:
-        throw new DumpUsage(`unknown dump command '${sub}'\n\n${DUMP_HELP}`)
-    }
-  } catch (e) {
-    if (e instanceof DumpUsage || (e as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
-      process.stderr.write(`warcdex: ${(e as Error).message}${(e as Error).message.endsWith('\n') ? '' : '\n'}`)
-      return EXIT_USAGE
-    }
-    throw e
+  switch (sub) {
+    case 'verify':
+      return await verify(rest)
+    case 'lookup':
+      return await lookup(rest)
+    case 'build-lookup':
+      return await buildLookup(rest)
+    case 'extract':
+      return await extract(rest)
+    case 'to-warc':
+      return await toWarc(rest)
+    case 'generate':
+      return await generate(rest)
+    case undefined:
+    case '-h':
+    case '--help':
+    case 'help':
+      process.stdout.write(DUMP_HELP)
+      return sub === undefined ? EXIT_USAGE : EXIT_OK
+    default:
+      throw new UsageError(`unknown dump command '${sub}'\n\n${DUMP_HELP}`)
   }
 }
 
-function wantsHelp(rest: string[]): boolean {
-  if (rest.includes('-h') || rest.includes('--help')) {
-    process.stdout.write(DUMP_HELP)
-    return true
-  }
-  return false
+function help(): number {
+  process.stdout.write(DUMP_HELP)
+  return EXIT_OK
 }
 
 async function verify(rest: string[]): Promise<number> {
-  if (wantsHelp(rest)) return EXIT_OK
-  const { values, positionals } = parseArgs({
-    args: rest,
-    allowPositionals: true,
-    options: { json: { type: 'boolean' }, quiet: { type: 'boolean', short: 'q' } },
-  })
-  if (positionals.length === 0) throw new DumpUsage('dump verify needs segments, directories or a master manifest')
+  const { values, positionals } = parse(rest, { json: { type: 'boolean' }, quiet: { type: 'boolean', short: 'q' } }, DUMP_HELP)
+  if (values.help) return help()
+  if (positionals.length === 0) throw new UsageError('dump verify needs segments, directories or a master manifest')
   const s = await verifyDump(positionals, { onProblem: problemPrinter(values.json ?? false) })
   if (!values.quiet) {
     process.stderr.write(`warcdex: ${s.files} files, ${s.pages} pages (${s.verified} verified), ${s.problems} problems\n`)
@@ -119,19 +103,15 @@ async function verify(rest: string[]): Promise<number> {
 }
 
 async function lookup(rest: string[]): Promise<number> {
-  if (wantsHelp(rest)) return EXIT_OK
-  const { values, positionals } = parseArgs({
-    args: rest,
-    allowPositionals: true,
-    options: {
+  const { values, positionals } = parse(rest, {
       manifests: { type: 'string' },
       table: { type: 'string' },
       json: { type: 'boolean' },
       quiet: { type: 'boolean', short: 'q' },
-    },
-  })
-  if (positionals.length === 0) throw new DumpUsage('dump lookup needs a URL')
-  if (!values.manifests && !values.table) throw new DumpUsage('dump lookup needs --manifests DIR (or --table FILE)')
+    }, DUMP_HELP)
+  if (values.help) return help()
+  if (positionals.length === 0) throw new UsageError('dump lookup needs a URL')
+  if (!values.manifests && !values.table) throw new UsageError('dump lookup needs --manifests DIR (or --table FILE)')
   let table = values.table
   if (!table && values.manifests && existsSync(join(values.manifests, TABLE_NAME))) table = join(values.manifests, TABLE_NAME)
   const problems: DumpProblem[] = []
@@ -152,13 +132,9 @@ async function lookup(rest: string[]): Promise<number> {
 }
 
 async function buildLookup(rest: string[]): Promise<number> {
-  if (wantsHelp(rest)) return EXIT_OK
-  const { values, positionals } = parseArgs({
-    args: rest,
-    allowPositionals: true,
-    options: { output: { type: 'string', short: 'o' }, quiet: { type: 'boolean', short: 'q' } },
-  })
-  if (positionals.length === 0) throw new DumpUsage('dump build-lookup needs manifest directories or files')
+  const { values, positionals } = parse(rest, { output: { type: 'string', short: 'o' }, quiet: { type: 'boolean', short: 'q' } }, DUMP_HELP)
+  if (values.help) return help()
+  if (positionals.length === 0) throw new UsageError('dump build-lookup needs manifest directories or files')
   const out = values.output ?? join(positionals[0]!, TABLE_NAME)
   let problems = 0
   const s = await buildDumpLookup(positionals, out, {
@@ -172,13 +148,9 @@ async function buildLookup(rest: string[]): Promise<number> {
 }
 
 async function extract(rest: string[]): Promise<number> {
-  if (wantsHelp(rest)) return EXIT_OK
-  const { values, positionals } = parseArgs({
-    args: rest,
-    allowPositionals: true,
-    options: { body: { type: 'boolean' }, output: { type: 'string', short: 'o' } },
-  })
-  if (positionals.length !== 2 || !/^\d+$/.test(positionals[1]!)) throw new DumpUsage('dump extract needs SEGMENT ID')
+  const { values, positionals } = parse(rest, { body: { type: 'boolean' }, output: { type: 'string', short: 'o' } }, DUMP_HELP)
+  if (values.help) return help()
+  if (positionals.length !== 2 || !/^\d+$/.test(positionals[1]!)) throw new UsageError('dump extract needs SEGMENT ID')
   let page: Buffer
   try {
     page = await extractPage(positionals[0]!, Number(positionals[1]), { bodyOnly: values.body ?? false })
@@ -192,20 +164,16 @@ async function extract(rest: string[]): Promise<number> {
 }
 
 async function toWarc(rest: string[]): Promise<number> {
-  if (wantsHelp(rest)) return EXIT_OK
-  const { values, positionals } = parseArgs({
-    args: rest,
-    allowPositionals: true,
-    options: {
+  const { values, positionals } = parse(rest, {
       output: { type: 'string', short: 'o' },
       level: { type: 'string' },
       json: { type: 'boolean' },
       quiet: { type: 'boolean', short: 'q' },
-    },
-  })
-  if (positionals.length === 0 || !values.output) throw new DumpUsage('dump to-warc needs SEGMENT... -o OUT.warc.gz')
+    }, DUMP_HELP)
+  if (values.help) return help()
+  if (positionals.length === 0 || !values.output) throw new UsageError('dump to-warc needs SEGMENT... -o OUT.warc.gz')
   const level = values.level === undefined ? undefined : Number(values.level)
-  if (level !== undefined && !(level >= 0 && level <= 9)) throw new DumpUsage('--level must be 0-9')
+  if (level !== undefined && !(level >= 0 && level <= 9)) throw new UsageError('--level must be 0-9')
   const s = await dumpToWarc(positionals, values.output, {
     level,
     onProblem: (p) => process.stderr.write(values.json ? `${JSON.stringify(p)}\n` : `warcdex: ${problemLine(p)}\n`),
@@ -215,11 +183,7 @@ async function toWarc(rest: string[]): Promise<number> {
 }
 
 async function generate(rest: string[]): Promise<number> {
-  if (wantsHelp(rest)) return EXIT_OK
-  const { values, positionals } = parseArgs({
-    args: rest,
-    allowPositionals: true,
-    options: {
+  const { values, positionals } = parse(rest, {
       segments: { type: 'string' },
       ids: { type: 'string' },
       'first-id': { type: 'string' },
@@ -233,13 +197,13 @@ async function generate(rest: string[]): Promise<number> {
       seed: { type: 'string' },
       'manifests-only': { type: 'boolean' },
       quiet: { type: 'boolean', short: 'q' },
-    },
-  })
-  if (positionals.length !== 1) throw new DumpUsage('dump generate needs DIR')
+    }, DUMP_HELP)
+  if (values.help) return help()
+  if (positionals.length !== 1) throw new UsageError('dump generate needs DIR')
   const num = (v: string | undefined): number | undefined => {
     if (v === undefined) return undefined
     const n = Number(v)
-    if (!Number.isFinite(n) || n < 0) throw new DumpUsage(`not a number: ${v}`)
+    if (!Number.isFinite(n) || n < 0) throw new UsageError(`not a number: ${v}`)
     return n
   }
   const r = await generateDump(positionals[0]!, {

@@ -3,7 +3,7 @@ import { statSync } from 'node:fs'
 
 import { parse } from '../args.js'
 import { writeParquet } from '../parquet.js'
-import { ProgressBar } from '../progress.js'
+import { human, ProgressBar } from '../progress.js'
 
 export const PARQUET_HELP = `Usage: warcdex parquet [options] INPUT... OUTDIR
 
@@ -38,10 +38,6 @@ other non-successful captures); Common Crawl paths give their own.
 Exit codes: 0 every line/record was converted; 1 some were skipped (each
 reported on standard error); 2 usage error; 3 the job failed.
 `
-
-function human(bytes: number): string {
-  return bytes >= 1e6 ? `${(bytes / 1e6).toFixed(1)} MB` : `${(bytes / 1e3).toFixed(1)} kB`
-}
 
 export async function parquetCommand(args: string[]): Promise<number> {
   const { values, positionals } = parse(

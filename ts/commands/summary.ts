@@ -1,7 +1,7 @@
 // `warcdex summary`: cdx-summary's report (text, JSON, raw report) or an HTML page.
 import { writeFileSync } from 'node:fs'
-import { parseArgs } from 'node:util'
 
+import { parse, UsageError } from '../args.js'
 import { formatSummaryText, renderSummaryHtml, summarize, type SummaryResult } from '../summary.js'
 
 export const SUMMARY_HELP = `Usage: warcdex summary [options] [INPUT...]
@@ -31,66 +31,46 @@ Options:
 Exit codes: 0 done; 1 an input could not be read; 2 usage error.
 `
 
-class Usage extends Error {}
-
 function count(v: string | undefined, name: string, allowAll = false): number | null | undefined {
   if (v === undefined) return undefined
   if (allowAll && v === 'all') return null
   const n = Number(v)
-  if (!Number.isInteger(n) || n < 0) throw new Usage(`--${name} needs a whole number${allowAll ? " or 'all'" : ''}, not ${v}`)
+  if (!Number.isInteger(n) || n < 0) throw new UsageError(`--${name} needs a whole number${allowAll ? " or 'all'" : ''}, not ${v}`)
   return n
 }
 
 export async function summaryCommand(args: string[]): Promise<number> {
-  let values, positionals
-  try {
-    ;({ values, positionals } = parseArgs({
-      args,
-      allowPositionals: true,
-      strict: true,
-      options: {
-        json: { type: 'boolean' },
-        report: { type: 'boolean' },
-        html: { type: 'string' },
-        top: { type: 'string', short: 't' },
-        samples: { type: 'string', short: 's' },
-        seed: { type: 'string' },
-        extras: { type: 'boolean' },
-        'no-extras': { type: 'boolean' },
-        'exact-limit': { type: 'string' },
-        output: { type: 'string', short: 'o' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    }))
-  } catch (e) {
-    process.stderr.write(`warcdex: ${(e as Error).message}\n\n${SUMMARY_HELP}`)
-    return 2
-  }
+  const { values, positionals } = parse(
+    args,
+    {
+      json: { type: 'boolean' },
+      report: { type: 'boolean' },
+      html: { type: 'string' },
+      top: { type: 'string', short: 't' },
+      samples: { type: 'string', short: 's' },
+      seed: { type: 'string' },
+      extras: { type: 'boolean' },
+      'no-extras': { type: 'boolean' },
+      'exact-limit': { type: 'string' },
+      output: { type: 'string', short: 'o' },
+    },
+    SUMMARY_HELP,
+  )
   if (values.help) {
     process.stdout.write(SUMMARY_HELP)
     return 0
   }
-  let result: SummaryResult
-  try {
-    if (values.json && values.report) throw new Usage('--json and --report exclude each other')
-    const inputs = positionals.length > 0 ? positionals : process.stdin.isTTY ? [] : ['-']
-    if (inputs.length === 0) throw new Usage(`no INPUT given\n\n${SUMMARY_HELP}`)
-    const top = count(values.top, 'top', true)
-    result = await summarize(inputs, {
-      top: values.report ? null : top,
-      samples: count(values.samples, 'samples') ?? undefined,
-      seed: count(values.seed, 'seed') ?? undefined,
-      exactLimit: count(values['exact-limit'], 'exact-limit') ?? undefined,
-      report: values.report ?? false,
-    })
-  } catch (e) {
-    if (e instanceof Usage) {
-      process.stderr.write(`warcdex: ${e.message}${e.message.endsWith('\n') ? '' : '\n'}`)
-      return 2
-    }
-    process.stderr.write(`warcdex: ${(e as Error).message}\n`)
-    return 1
-  }
+  if (values.json && values.report) throw new UsageError('--json and --report exclude each other')
+  const inputs = positionals.length > 0 ? positionals : process.stdin.isTTY ? [] : ['-']
+  if (inputs.length === 0) throw new UsageError(`no INPUT given\n\n${SUMMARY_HELP}`)
+  const top = count(values.top, 'top', true)
+  const result: SummaryResult = await summarize(inputs, {
+    top: values.report ? null : top,
+    samples: count(values.samples, 'samples') ?? undefined,
+    seed: count(values.seed, 'seed') ?? undefined,
+    exactLimit: count(values['exact-limit'], 'exact-limit') ?? undefined,
+    report: values.report ?? false,
+  })
   if (values.html) {
     writeFileSync(values.html, renderSummaryHtml(result, { generated: new Date() }))
     process.stderr.write(`warcdex: wrote ${values.html}\n`)
