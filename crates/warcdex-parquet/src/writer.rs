@@ -62,8 +62,11 @@ impl Default for Layout {
     }
 }
 
-/// Columns that are mostly unique: a dictionary only costs time there.
-const NO_DICTIONARY: [&str; 5] = ["url_surtkey", "url", "url_path", "warc_record_offset", "content_digest"];
+/// Columns that are mostly unique: a dictionary only costs time there, and
+/// size too where it falls back to plain pages after a full dictionary page
+/// (fetch_time and warc_record_length: 300k CC-style rows, 0.8 MB smaller
+/// files and ~7% less time without it).
+const NO_DICTIONARY: [&str; 7] = ["url_surtkey", "url", "url_path", "fetch_time", "warc_record_offset", "warc_record_length", "content_digest"];
 
 fn properties(layout: &Layout) -> WriterProperties {
     let mut b = WriterProperties::builder()
