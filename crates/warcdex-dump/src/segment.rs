@@ -98,7 +98,12 @@ pub fn read_segment_from<R: Read>(
     sink: &mut dyn FnMut(Event) -> io::Result<()>,
 ) -> io::Result<Outcome> {
     let tee = Tee { inner: src, count: 0, md5: opts.file_md5.then(Md5::new) };
-    let xz = liblzma::read::XzDecoder::new_multi_decoder(io::BufReader::with_capacity(1 << 16, tee));
+    // Every page is checked against its manifest md5 (and the file against the
+    // master manifest's), so xz's own CRC-64 over the same bytes is redundant:
+    // skipping it saves about a tenth of the decoding time.
+    let stream = liblzma::stream::Stream::new_stream_decoder(u64::MAX, liblzma::stream::CONCATENATED | liblzma::stream::IGNORE_CHECK)
+        .map_err(io::Error::other)?;
+    let xz = liblzma::read::XzDecoder::new_stream(io::BufReader::with_capacity(1 << 16, tee), stream);
     let mut tar = TarReader::new(xz);
     let mut out = Outcome::default();
     let problem = |out: &mut Outcome, sink: &mut dyn FnMut(Event) -> io::Result<()>, p: Problem| {
