@@ -18,22 +18,22 @@ pub const DEFAULT_BUDGET: usize = 256 << 20;
 
 /// One arena record. `part` and `prefix` settle most comparisons without
 /// touching the arena: `part` is the partition's rank among the run's
-/// partitions (its id until the sort), `prefix` the surtkey's first 8 bytes
+/// partitions (its id until the sort), `prefix` the surtkey's first 16 bytes
 /// big-endian (zero-padded: equal prefixes fall back to the full key).
 #[derive(Clone, Copy)]
 struct Key {
     part: u32,
-    prefix: u64,
+    prefix: u128,
     /// Offset of the record's length prefix: also the arrival order, which
     /// breaks ties so the sort is stable.
     off: usize,
 }
 
-fn prefix_of(k: &[u8]) -> u64 {
-    let mut b = [0u8; 8];
-    let n = k.len().min(8);
+fn prefix_of(k: &[u8]) -> u128 {
+    let mut b = [0u8; 16];
+    let n = k.len().min(16);
     b[..n].copy_from_slice(&k[..n]);
-    u64::from_be_bytes(b)
+    u128::from_be_bytes(b)
 }
 
 fn body(arena: &[u8], off: usize) -> &[u8] {
