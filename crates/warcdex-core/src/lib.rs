@@ -10,6 +10,7 @@
 
 pub mod cdx;
 pub mod decode;
+pub mod deflate;
 pub mod digest;
 pub mod error;
 pub mod foreign;

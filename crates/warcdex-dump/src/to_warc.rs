@@ -7,9 +7,8 @@ use std::fmt::Write as _;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-use flate2::write::GzEncoder;
-use flate2::Compression;
 use sha1::{Digest, Sha1};
+use warcdex_core::deflate::GzipMembers;
 
 use crate::capture::{sha1_base32, unix_to_timestamp};
 use crate::names::base_name;
@@ -32,30 +31,10 @@ fn record_id(seed: &str) -> String {
     format!("<urn:uuid:{}-{}-5{}-{}-{}>", &x[0..8], &x[8..12], &x[13..16], &x[16..20], &x[20..32])
 }
 
-fn gz_record(out: &mut dyn Write, level: u32, head: &str, block: &[u8]) -> io::Result<u64> {
-    let mut counter = Counting { inner: out, n: 0 };
-    let mut gz = GzEncoder::new(&mut counter, Compression::new(level));
-    gz.write_all(head.as_bytes())?;
-    gz.write_all(block)?;
-    gz.write_all(b"\r\n\r\n")?;
-    gz.finish()?;
-    Ok(counter.n)
-}
-
-struct Counting<'a> {
-    inner: &'a mut dyn Write,
-    n: u64,
-}
-
-impl Write for Counting<'_> {
-    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        let n = self.inner.write(buf)?;
-        self.n += n as u64;
-        Ok(n)
-    }
-    fn flush(&mut self) -> io::Result<()> {
-        self.inner.flush()
-    }
+fn gz_record(out: &mut dyn Write, gz: &mut GzipMembers, head: &str, block: &[u8]) -> io::Result<u64> {
+    let member = gz.member(&[head.as_bytes(), block, b"\r\n\r\n"]);
+    out.write_all(member)?;
+    Ok(member.len() as u64)
 }
 
 fn page_record(page: &Page, segment: &str, warcinfo_id: &str) -> Option<String> {
@@ -80,6 +59,7 @@ fn page_record(page: &Page, segment: &str, warcinfo_id: &str) -> Option<String> 
 /// Converts `segments` into one WARC written to `out`; problems go to `report`.
 pub fn to_warc(segments: &[PathBuf], out: &mut dyn Write, level: u32, report: &mut dyn FnMut(Problem) -> io::Result<()>) -> io::Result<Summary> {
     let mut s = Summary::default();
+    let mut gz = GzipMembers::new(level);
     let names: Vec<String> = segments.iter().map(|p| base_name(p)).collect();
     let warcinfo_id = record_id(&format!("warcinfo {}", names.join(" ")));
     let mut info = String::from("software: warcdex dump to-warc\r\nformat: WARC File Format 1.1\r\n");
@@ -90,14 +70,14 @@ pub fn to_warc(segments: &[PathBuf], out: &mut dyn Write, level: u32, report: &m
         unix_to_timestamp(now).1,
         info.len()
     );
-    s.bytes += gz_record(out, level, &head, info.as_bytes())?;
+    s.bytes += gz_record(out, &mut gz, &head, info.as_bytes())?;
     for path in segments {
         s.segments += 1;
         let segment = base_name(path);
         let r = read_segment(path, &Options::default(), &mut |ev| match ev {
             Event::Page(p) => match page_record(p, &segment, &warcinfo_id) {
                 Some(head) => {
-                    s.bytes += gz_record(out, level, &head, p.body)?;
+                    s.bytes += gz_record(out, &mut gz, &head, p.body)?;
                     s.records += 1;
                     Ok(())
                 }
