@@ -6,9 +6,8 @@ use std::io;
 use std::path::Path;
 use std::sync::OnceLock;
 
-use crate::cdx::write_line;
-use crate::index::{Event, IndexOptions, Style};
-use crate::pipeline::{IndexJob, Observer, Summary};
+use crate::index::{Event, IndexOptions};
+use crate::pipeline::{EventSink, IndexJob, Observer, Summary};
 
 /// Indexes `path` into `emit` if it is an input the hook knows; returns
 /// None (without reading anything) when it is not.
@@ -41,42 +40,24 @@ pub(crate) fn try_index(
     obs: &mut dyn Observer,
 ) -> io::Result<bool> {
     let Some((hook, _)) = HOOK.get() else { return Ok(false) };
-    let mut header_written = false;
+    let mut out = EventSink { job, summary, line, sink, obs };
+    let mut begun = false;
     let mut stopped = false;
     let result = hook(path, options, &mut |ev| {
         if stopped {
             return Ok(());
         }
-        if !header_written {
-            header_written = true;
-            summary.files += 1;
-            if let Some(h) = job.format.header().filter(|_| options.style != Style::Pywb) {
-                sink(&format!("{h}\n"))?;
-            }
+        // Counted and headed only once the hook has claimed the file.
+        if !begun {
+            begun = true;
+            out.begin(options)?;
         }
-        match ev {
-            Event::Entry(e) => {
-                line.clear();
-                write_line(line, job.format, &e);
-                sink(line)?;
-                summary.entries += 1;
-                summary.records += 1;
-            }
-            Event::Skipped(err) => {
-                summary.skipped += 1;
-                obs.problem(true, &err);
-                if job.strict {
-                    summary.stopped = true;
-                    stopped = true;
-                }
-            }
-            Event::Warning(err) => {
-                summary.warnings += 1;
-                obs.problem(false, &err);
-            }
+        if matches!(ev, Event::Entry(_)) {
+            out.summary.records += 1;
         }
-        if summary.entries % 1024 == 0 {
-            obs.progress(0, summary.entries);
+        stopped = !out.event(ev)?;
+        if out.summary.entries % 1024 == 0 {
+            out.obs.progress(0, out.summary.entries);
         }
         Ok(())
     });

@@ -127,6 +127,53 @@ pub fn run_index<W: Write>(files: &[PathBuf], job: &IndexJob, out: &mut W, obs: 
     Ok(summary)
 }
 
+/// Where one input's events go: lines to the sink, problems to the
+/// observer, counts to the summary. Shared by archives and foreign inputs.
+pub(crate) struct EventSink<'a> {
+    pub job: &'a IndexJob,
+    pub summary: &'a mut Summary,
+    pub line: &'a mut String,
+    pub sink: &'a mut dyn FnMut(&str) -> std::io::Result<()>,
+    pub obs: &'a mut dyn Observer,
+}
+
+impl EventSink<'_> {
+    /// Counts the input and writes the format's header line, which comes
+    /// once per input as in cdxj-indexer (pywb's once per output: see run_index).
+    pub fn begin(&mut self, options: &IndexOptions) -> std::io::Result<()> {
+        self.summary.files += 1;
+        if let Some(h) = self.job.format.header().filter(|_| options.style != Style::Pywb) {
+            (self.sink)(&format!("{h}\n"))?;
+        }
+        Ok(())
+    }
+
+    /// Handles one event; false when the job must stop (`--strict`).
+    pub fn event(&mut self, ev: Event) -> std::io::Result<bool> {
+        match ev {
+            Event::Entry(e) => {
+                self.line.clear();
+                write_line(self.line, self.job.format, &e);
+                (self.sink)(self.line)?;
+                self.summary.entries += 1;
+            }
+            Event::Skipped(err) => {
+                self.summary.skipped += 1;
+                self.obs.problem(true, &err);
+                if self.job.strict {
+                    self.summary.stopped = true;
+                    return Ok(false);
+                }
+            }
+            Event::Warning(err) => {
+                self.summary.warnings += 1;
+                self.obs.problem(false, &err);
+            }
+        }
+        Ok(true)
+    }
+}
+
 /// Indexes one input (a file or any reader) into `sink`, line by line.
 #[allow(clippy::too_many_arguments)]
 pub fn index_one<R: Read>(
@@ -139,25 +186,22 @@ pub fn index_one<R: Read>(
     sink: &mut dyn FnMut(&str) -> std::io::Result<()>,
     obs: &mut dyn Observer,
 ) -> std::io::Result<()> {
-    summary.files += 1;
-    // Like cdxj-indexer, the header comes before the file is read at all
-    // (pywb's comes once per output: see run_index).
-    if let Some(h) = job.format.header().filter(|_| options.style != Style::Pywb) {
-        sink(&format!("{h}\n"))?;
-    }
+    let mut out = EventSink { job, summary, line, sink, obs };
+    // The header comes before the file is read at all, as in cdxj-indexer.
+    out.begin(options)?;
     let reader = match ArchiveReader::new(src, name) {
         Ok(r) => r,
         Err(e) if e.message() == "empty file" => {
-            summary.warnings += 1;
-            obs.problem(false, &e);
+            out.summary.warnings += 1;
+            out.obs.problem(false, &e);
             return Ok(());
         }
         Err(e) => {
-            summary.failed_files += 1;
-            summary.skipped += 1;
-            obs.problem(true, &e);
+            out.summary.failed_files += 1;
+            out.summary.skipped += 1;
+            out.obs.problem(true, &e);
             if job.strict {
-                summary.stopped = true;
+                out.summary.stopped = true;
             }
             return Ok(());
         }
@@ -165,34 +209,18 @@ pub fn index_one<R: Read>(
     let mut indexer = Indexer::new(reader, options.clone());
     let mut n = 0u64;
     while let Some(ev) = indexer.next_event() {
-        match ev {
-            Event::Entry(e) => {
-                line.clear();
-                write_line(line, job.format, &e);
-                sink(line)?;
-                summary.entries += 1;
-            }
-            Event::Skipped(err) => {
-                summary.skipped += 1;
-                obs.problem(true, &err);
-                if job.strict {
-                    summary.stopped = true;
-                    break;
-                }
-            }
-            Event::Warning(err) => {
-                summary.warnings += 1;
-                obs.problem(false, &err);
-            }
+        if !out.event(ev)? {
+            break;
         }
         n += 1;
         if n % 1024 == 0 {
-            obs.progress(indexer.reader().raw_position(), summary.entries);
-            if obs.cancelled() {
+            out.obs.progress(indexer.reader().raw_position(), out.summary.entries);
+            if out.obs.cancelled() {
                 break;
             }
         }
     }
+    let EventSink { summary, obs, .. } = out;
     let stats = indexer.reader().stats();
     summary.records += stats.records;
     summary.bytes_skipped += stats.bytes_skipped;
