@@ -81,6 +81,24 @@ pub fn days_in_month(year: u32, month: u32) -> u32 {
     }
 }
 
+/// Unix seconds as a 14-digit timestamp and as a WARC date.
+pub fn unix_to_timestamp(t: i64) -> (String, String) {
+    let days = t.div_euclid(86_400);
+    let secs = t.rem_euclid(86_400);
+    // Howard Hinnant's civil_from_days.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + (m <= 2) as i64;
+    let (hh, mm, ss) = (secs / 3600, secs / 60 % 60, secs % 60);
+    (format!("{y:04}{m:02}{d:02}{hh:02}{mm:02}{ss:02}"), format!("{y:04}-{m:02}-{d:02}T{hh:02}:{mm:02}:{ss:02}Z"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -152,20 +152,7 @@ fn int_at(a: &ArrayRef, i: usize) -> Option<i64> {
 
 /// Seconds since the epoch as `yyyyMMddHHmmss` (UTC).
 fn push_timestamp(secs: i64, out: &mut Vec<u8>) {
-    let days = secs.div_euclid(86_400);
-    let rem = secs.rem_euclid(86_400);
-    // Civil from days (Howard Hinnant's algorithm).
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    let s = format!("{y:04}{m:02}{d:02}{:02}{:02}{:02}", rem / 3600, rem % 3600 / 60, rem % 60);
-    out.extend_from_slice(s.as_bytes());
+    out.extend_from_slice(warcdex_core::timestamp::unix_to_timestamp(secs).0.as_bytes());
 }
 
 #[cfg(test)]
