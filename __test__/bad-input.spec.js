@@ -40,6 +40,8 @@ import zlib from 'node:zlib'
 
 import { ArchiveError, indexRecords, readRecords } from '../dist/index.js'
 
+import { base32 } from './helpers.js'
+
 const ROOT = path.join(path.dirname(fileURLToPath(import.meta.url)), '..')
 const BIN = path.join(ROOT, 'bin', 'warcdex.js')
 const DIR = fs.mkdtempSync(path.join(os.tmpdir(), 'warcdex-bad-input-'))
@@ -189,22 +191,6 @@ async function peakRss(fn) {
   }
 }
 
-function base32(buf) {
-  const A = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567'
-  let bits = 0
-  let value = 0
-  let out = ''
-  for (const b of buf) {
-    value = (value << 8) | b
-    bits += 8
-    while (bits >= 5) {
-      out += A[(value >>> (bits - 5)) & 31]
-      bits -= 5
-    }
-  }
-  if (bits > 0) out += A[(value << (5 - bits)) & 31]
-  return out
-}
 
 test.serial('a single 3 GiB record streamed from a Node Readable: one row, exact digest, bounded memory', async (t) => {
   // 3 GiB runs in a few seconds here (the content is generated, hashed in JS and in Rust); nothing is written to disk.

@@ -11,6 +11,8 @@ import { fileURLToPath } from 'node:url'
 
 import { buildDumpLookup, extractPage, extractPageInfo, generateDump, lookupDump, verifyDump } from '../dist/index.js'
 
+import { base32 } from './helpers.js'
+
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..')
 const BIN = join(ROOT, 'bin', 'warcdex.js')
 const dir = mkdtempSync(join(tmpdir(), 'warcdex-dump-'))
@@ -44,22 +46,6 @@ const CODE = {
 }
 
 const md5 = (b) => createHash('md5').update(b).digest('hex')
-function base32(buf) {
-  const A = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567'
-  let bits = 0
-  let value = 0
-  let out = ''
-  for (const byte of buf) {
-    value = (value << 8) | byte
-    bits += 8
-    while (bits >= 5) {
-      out += A[(value >>> (bits - 5)) & 31]
-      bits -= 5
-    }
-  }
-  if (bits > 0) out += A[(value << (5 - bits)) & 31]
-  return out
-}
 const manifestRows = (file) => {
   const text = spawnSync('xz', ['-dc', file], { encoding: 'utf8', maxBuffer: 1 << 28 }).stdout
   return text.trim().split('\n').slice(1).map((l) => {
