@@ -125,25 +125,154 @@ pub fn parse_line<'a>(line: &'a str, format: LineFormat) -> Result<Capture<'a>, 
     let (urlkey, rest) = line.split_once(' ').ok_or("no timestamp")?;
     let (timestamp, rest) = rest.split_once(' ').ok_or("no fields after the timestamp")?;
     if rest.starts_with('{') {
-        let j: CdxjJson = serde_json::from_str(rest).map_err(|e| format!("bad JSON: {e}"))?;
-        let v = |x: Option<Val<'a>>| x.map(|x| x.0);
-        return Ok(Capture {
-            urlkey: urlkey.into(),
-            timestamp: timestamp.into(),
-            url: v(j.url),
-            mime: v(j.mime),
-            status: v(j.status),
-            digest: v(j.digest),
-            length: v(j.length),
-            offset: v(j.offset),
-            filename: v(j.filename),
-            redirect: v(j.redirect),
-            mime_detected: v(j.mime_detected),
-            charset: v(j.charset),
-            languages: v(j.languages),
-            truncated: v(j.truncated),
-        });
+        if let Some(f) = flat_cdxj(rest) {
+            let v = |i: usize| f[i].map(Cow::Borrowed);
+            return Ok(Capture {
+                urlkey: urlkey.into(),
+                timestamp: timestamp.into(),
+                url: v(0),
+                mime: v(1),
+                status: v(2),
+                digest: v(3),
+                length: v(4),
+                offset: v(5),
+                filename: v(6),
+                redirect: v(7),
+                mime_detected: v(8),
+                charset: v(9),
+                languages: v(10),
+                truncated: v(11),
+            });
+        }
+        cdxj_serde(urlkey, timestamp, rest)
+    } else {
+        cdx_fields(urlkey, timestamp, rest, format)
     }
+}
+
+/// Where each key [`CdxjJson`] reads lands in [`flat_cdxj`]'s array.
+fn key_slot(key: &[u8]) -> Option<usize> {
+    Some(match key {
+        b"url" => 0,
+        b"mime" => 1,
+        b"status" => 2,
+        b"digest" => 3,
+        b"length" => 4,
+        b"offset" => 5,
+        b"filename" => 6,
+        b"redirect" => 7,
+        b"mime-detected" => 8,
+        b"charset" => 9,
+        b"languages" => 10,
+        b"truncated" => 11,
+        _ => return None,
+    })
+}
+
+/// The JSON string starting at `b[i]` (just after its opening quote), when it
+/// needs no unescaping: returns the index of its closing quote. Backslashes
+/// and control characters (which serde_json rejects) give `None`.
+#[inline]
+fn plain_string(b: &[u8], mut i: usize) -> Option<usize> {
+    // Eight bytes at a time while none can be '"', '\\' or below 0x20 (the
+    // lowest flagged byte is exact, so no such byte is ever stepped over); a
+    // call per string (memchr) cost more than the scan on these short strings.
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    while let Some(w) = b.get(i..i + 8) {
+        let w = u64::from_le_bytes(w.try_into().unwrap());
+        let q = w ^ (ONES * b'"' as u64);
+        let s = w ^ (ONES * b'\\' as u64);
+        let m = ((q.wrapping_sub(ONES) & !q) | (s.wrapping_sub(ONES) & !s) | (w.wrapping_sub(ONES * 0x20) & !w)) & HIGH;
+        if m != 0 {
+            i += (m.trailing_zeros() / 8) as usize;
+            break;
+        }
+        i += 8;
+    }
+    while i < b.len() {
+        match b[i] {
+            b'"' => return Some(i),
+            b'\\' | 0..=0x1f => return None,
+            _ => i += 1,
+        }
+    }
+    None
+}
+
+#[inline]
+fn skip_spaces(b: &[u8], mut i: usize) -> usize {
+    while i < b.len() && b[i] == b' ' {
+        i += 1;
+    }
+    i
+}
+
+/// The CDXJ JSON real indexes hold (one flat object of escape-free string
+/// values, keys once each, spaces as the only whitespace), read by borrowing
+/// slices: serde_json was most of the line parsing time. Anything else gives
+/// `None` and goes to serde, so the result never depends on which path read
+/// the line.
+fn flat_cdxj(json: &str) -> Option<[Option<&str>; 12]> {
+    let b = json.as_bytes();
+    let mut out: [Option<&str>; 12] = [None; 12];
+    if b.first() != Some(&b'{') {
+        return None;
+    }
+    let mut i = skip_spaces(b, 1);
+    loop {
+        if b.get(i) != Some(&b'"') {
+            return None;
+        }
+        let key_end = plain_string(b, i + 1)?;
+        let key = &b[i + 1..key_end];
+        i = skip_spaces(b, key_end + 1);
+        if b.get(i) != Some(&b':') {
+            return None;
+        }
+        i = skip_spaces(b, i + 1);
+        if b.get(i) != Some(&b'"') {
+            return None;
+        }
+        let end = plain_string(b, i + 1)?;
+        if let Some(slot) = key_slot(key) {
+            if out[slot].is_some() {
+                return None; // serde rejects a duplicate field
+            }
+            // Quotes are ASCII, so both ends are char boundaries.
+            out[slot] = Some(&json[i + 1..end]);
+        }
+        i = skip_spaces(b, end + 1);
+        match b.get(i) {
+            Some(b',') => i = skip_spaces(b, i + 1),
+            Some(b'}') if i + 1 == b.len() => return Some(out),
+            _ => return None,
+        }
+    }
+}
+
+fn cdxj_serde<'a>(urlkey: &'a str, timestamp: &'a str, rest: &'a str) -> Result<Capture<'a>, String> {
+    let j: CdxjJson = serde_json::from_str(rest).map_err(|e| format!("bad JSON: {e}"))?;
+    let v = |x: Option<Val<'a>>| x.map(|x| x.0);
+    Ok(Capture {
+        urlkey: urlkey.into(),
+        timestamp: timestamp.into(),
+        url: v(j.url),
+        mime: v(j.mime),
+        status: v(j.status),
+        digest: v(j.digest),
+        length: v(j.length),
+        offset: v(j.offset),
+        filename: v(j.filename),
+        redirect: v(j.redirect),
+        mime_detected: v(j.mime_detected),
+        charset: v(j.charset),
+        languages: v(j.languages),
+        truncated: v(j.truncated),
+    })
+}
+
+fn cdx_fields<'a>(urlkey: &'a str, timestamp: &'a str, rest: &'a str, format: LineFormat) -> Result<Capture<'a>, String> {
     let f: Vec<&str> = rest.split(' ').collect();
     let mut c = Capture { urlkey: urlkey.into(), timestamp: timestamp.into(), ..Default::default() };
     let n = f.len();
@@ -193,5 +322,151 @@ mod tests {
         let c = parse_line("org,x)/ 20200101000000 http://x.org/ text/html 200 ABC - 200 f.warc.gz", LineFormat::Cdx9).unwrap();
         assert_eq!((c.length, c.offset.as_deref()), (None, Some("200")));
         assert!(parse_line("org,x)/ 20200101000000 a b", LineFormat::Auto).is_err());
+    }
+
+    /// What parse_line gives for a CDXJ line when serde reads every line.
+    fn by_serde(line: &str) -> String {
+        let line = line.trim_end_matches(['\r', '\n']);
+        let (urlkey, rest) = line.split_once(' ').unwrap();
+        let (timestamp, rest) = rest.split_once(' ').unwrap();
+        format!("{:?}", cdxj_serde(urlkey, timestamp, rest))
+    }
+
+    /// Checks one JSON object both ways; true when the fast path read it.
+    fn same_as_serde(json: &str) -> bool {
+        let line = format!("org,x)/ 20200101000000 {json}");
+        let fast = flat_cdxj(json).is_some();
+        let serde = by_serde(&line);
+        if fast {
+            assert!(serde.starts_with("Ok("), "fast path accepted what serde rejects: {json:?} -> {serde}");
+        }
+        assert_eq!(format!("{:?}", parse_line(&line, LineFormat::Auto)), serde, "{json:?}");
+        fast
+    }
+
+    #[test]
+    fn fast_path_takes_plain_lines() {
+        for j in [
+            r#"{"url": "http://x.org/", "mime": "text/html", "status": "200", "digest": "ABC", "length": "12", "offset": "34", "filename": "f.warc.gz"}"#,
+            r#"{"url":"https://www.x.com.au/a?id=1","mime":"text/css","mime-detected":"text/css","status":"404","digest":"RY7P","length":"23227","offset":"10474722","filename":"crawl-data/CC-MAIN-2024-22/segments/1.39/crawldiagnostics/x.warc.gz","charset":"UTF-8","languages":"eng"}"#,
+            r#"{"url": "http://café.org/ü", "redirect": "http://x.org/", "truncated": "length", "extra": "ignored", "extra": "twice"}"#,
+            r#"{ "url" : "http://x.org/" , "status" : "301" }"#,
+            r#"{"url": ""}"#,
+        ] {
+            assert!(same_as_serde(j), "not taken by the fast path: {j}");
+        }
+    }
+
+    #[test]
+    fn fast_path_matches_serde_on_tricky_lines() {
+        for j in [
+            r#"{"url":"http://x.org/a\"q","status":"200"}"#,
+            r#"{"url":"http://x.org/b\u00e9"}"#,
+            r#"{"url":"http:\/\/x.org\/c"}"#,
+            r#"{"url":"a\\b"}"#,
+            r#"{"url":"x","status":200,"length":1234,"offset":0}"#,
+            r#"{"url":"x","status":2.5e2,"length":true,"offset":-0}"#,
+            r#"{"url":"x","status":1e400}"#,
+            r#"{"url":"x","status":12345678901234567890}"#,
+            r#"{"url":"x","status":null,"mime":null}"#,
+            r#"{"url":"x","status":"200","status":"404"}"#,
+            r#"{"url":"x","url":"y"}"#,
+            r#"{"mime-detected":"a","mime-detected":"a"}"#,
+            r#"{"url":"x","extra":{"a":[1,2,{"b":"c"}]},"status":"200"}"#,
+            r#"{"url":"x","status":[200]}"#,
+            r#"{"url":"x","status":"200"} trailing"#,
+            r#"{"url":"x","status":"200"} "#,
+            r#"{"url":"x","status":"200"}}"#,
+            r#"{"url":"x","status":"200""#,
+            r#"{"url":"x","status":"200",}"#,
+            r#"{"url":"x",,"status":"200"}"#,
+            r#"{"url" "x"}"#,
+            r#"{"url":"x"#,
+            r#"{"url""#,
+            r#"{"#,
+            r#"{}"#,
+            r#"{ }"#,
+            r#"{"url":"x\ud83d\ude00"}"#,
+            r#"{"url":"x\ud800"}"#,
+            r#"{"\u0073tatus":"500"}"#,
+            r#"{"mime\u002ddetected":"text/plain"}"#,
+            r#"{"mime_detected":"text/plain","MIME":"a","url ":"b"}"#,
+            "{\"url\":\"x\",\t\"status\":\"200\"}",
+            "{\"url\":\"x\",\n\"status\":\"200\"}",
+            "{\"url\":\"x\",\r\"status\":\"200\"}",
+            "{\"url\":\"tab\there\"}",
+            "{\"url\":\"nul\u{0}x\"}",
+            "{\"url\":\"del\u{7f}x\"}",
+            "{\"url\":\"x\"}\t",
+        ] {
+            same_as_serde(j);
+        }
+    }
+
+    #[test]
+    fn fast_path_matches_serde_on_generated_lines() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut rnd = move |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        let keys = [
+            "url", "mime", "status", "digest", "length", "offset", "filename", "redirect", "mime-detected", "charset", "languages", "truncated",
+            "mime_detected", "URL", "extra", "", "mime\\u002ddetected", "st\\\"atus", "url ",
+        ];
+        let values = [
+            r#""http://x.org/a?b=c&d=é""#, r#""""#, r#""200""#, r#""text/html""#, r#""-""#, r#""😀 ü""#,
+            r#""a\"b""#, r#""a\\b""#, r#""\/x""#, r#""caf\u00e9""#, r#""\ud83d\ude00""#, r#""\ud800""#,
+            "\"raw\ttab\"", "\"nul\u{0}\"", r#""bad\x""#,
+            r#""http://x.org/path\"q""#, r#""http://x.org/caf\u00e9/x""#, "\"http://x.org/\ttab\"", "\"http://x.org/p\u{1f}\"",
+            "200", "-1", "2.5e2", "1e400", "0", "null", "true", "false", "[1,\"a\"]", r#"{"a":"b"}"#, "[]",
+        ];
+        let spaces = ["", "", "", " ", " ", "  ", "\t", "\n"];
+        let (mut taken, total) = (0, 20_000);
+        for _ in 0..total {
+            // Clean lines (distinct known keys, plain values, no odd whitespace)
+            // with at most a few flaws each, and some lines that are all noise.
+            let noisy = rnd(4) == 0;
+            let flaw = |rnd: &mut dyn FnMut(usize) -> usize| noisy || rnd(12) == 0;
+            let mut order: Vec<usize> = (0..12).collect();
+            for i in (1..12).rev() {
+                order.swap(i, rnd(i + 1));
+            }
+            let mut j = String::from("{");
+            let n = rnd(14);
+            let sp = |rnd: &mut dyn FnMut(usize) -> usize| if flaw(rnd) { spaces[rnd(spaces.len())] } else { spaces[rnd(2) * 3] };
+            j.push_str(sp(&mut rnd));
+            for k in 0..n {
+                if k > 0 {
+                    j.push_str(sp(&mut rnd));
+                    j.push_str(if flaw(&mut rnd) && rnd(10) == 0 { ",," } else { "," });
+                    j.push_str(sp(&mut rnd));
+                }
+                let key = if flaw(&mut rnd) { keys[rnd(keys.len())] } else { keys[order[k % 12]] };
+                let value = if flaw(&mut rnd) { values[rnd(values.len())] } else { values[rnd(6)] };
+                let (s1, s2) = (sp(&mut rnd), sp(&mut rnd));
+                j.push_str(&format!("\"{key}\"{s1}:{s2}{value}"));
+            }
+            if flaw(&mut rnd) && rnd(4) == 0 {
+                j.push(',');
+            }
+            j.push_str(sp(&mut rnd));
+            j.push('}');
+            if flaw(&mut rnd) && rnd(3) == 0 {
+                j.push_str([" ", "x", "}", ",", "\t", "\n", "\r\n"][rnd(7)]);
+            }
+            if flaw(&mut rnd) && rnd(3) == 0 {
+                let mut cut = 1 + rnd(j.len());
+                while !j.is_char_boundary(cut) {
+                    cut -= 1;
+                }
+                j.truncate(cut);
+            }
+            taken += same_as_serde(&j) as usize;
+        }
+        // Both paths must have been exercised for the comparison to mean anything.
+        assert!(taken > total / 20 && taken < total * 19 / 20, "fast path took {taken} of {total}");
     }
 }
