@@ -1,6 +1,8 @@
 //! Converts CDX(J) files to a dataset without Node, for profiling:
 //! `cargo run --release -p warcdex-parquet --example convert -- OUT_DIR INPUT...`
-//! `SORT_BUDGET=<bytes>` forces spilled runs (to check the merge path).
+//! `SORT_BUDGET=<bytes>` forces spilled runs (to check the merge path);
+//! `ROW_GROUP_ROWS`, `PAGE_ROWS` set the layout; `-` reads standard input, so
+//! inputs larger than the disk's free space can be streamed from a generator.
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -10,10 +12,16 @@ use warcdex_parquet::job::{run, NoObserver, ParquetJob};
 fn main() {
     let mut args = std::env::args().skip(1);
     let out = PathBuf::from(args.next().expect("OUT_DIR"));
-    let inputs: Vec<Input> = args.map(|a| Input::Index(a.into())).collect();
+    let inputs: Vec<Input> = args.map(|a| if a == "-" { Input::Stdin } else { Input::Index(a.into()) }).collect();
     let mut job = ParquetJob::default();
     if let Ok(b) = std::env::var("SORT_BUDGET") {
         job.sort_budget = b.parse().expect("SORT_BUDGET in bytes");
+    }
+    if let Ok(n) = std::env::var("ROW_GROUP_ROWS") {
+        job.layout.row_group_rows = n.parse().expect("ROW_GROUP_ROWS");
+    }
+    if let Ok(n) = std::env::var("PAGE_ROWS") {
+        job.layout.page_rows = n.parse().expect("PAGE_ROWS");
     }
     let t = Instant::now();
     let s = run(&inputs, &out, &job, &mut NoObserver).expect("conversion");
