@@ -190,24 +190,43 @@ fn is_gzip(f: &mut File) -> bool {
 /// decoding its first bytes, so a 1f 8b inside compressed data is not taken
 /// for a member start.
 pub fn find_record_member(f: &mut File, from: u64, limit: u64) -> Option<u64> {
-    let mut buf = vec![0u8; (limit.min(64 << 20)) as usize + 64];
-    f.seek(SeekFrom::Start(from)).ok()?;
-    let mut n = 0;
-    while n < buf.len() {
-        match f.read(&mut buf[n..]) {
-            Ok(0) => break,
-            Ok(k) => n += k,
-            Err(_) => return None,
+    // Read a little at a time: records are small, so the first member start
+    // is usually within the first window, and planning must not read the
+    // whole file before the workers start.
+    const WINDOW: usize = 256 << 10;
+    // Bytes after a candidate that its check may need; candidates closer to
+    // the window's end are looked at again from the next window.
+    const MARGIN: usize = 4 << 10;
+    let mut buf = vec![0u8; WINDOW];
+    let mut base = from;
+    while base < from + limit {
+        f.seek(SeekFrom::Start(base)).ok()?;
+        let mut n = 0;
+        while n < buf.len() {
+            match f.read(&mut buf[n..]) {
+                Ok(0) => break,
+                Ok(k) => n += k,
+                Err(_) => return None,
+            }
         }
-    }
-    let hay = &buf[..n];
-    let mut i = 0;
-    while let Some(j) = memchr::memmem::find(&hay[i..], &[0x1f, 0x8b, 0x08]) {
-        let at = i + j;
-        if starts_record(&hay[at..]) {
-            return Some(from + at as u64);
+        let at_eof = n < WINDOW;
+        let hay = &buf[..n];
+        let searchable = if at_eof { n } else { n - MARGIN };
+        let mut i = 0;
+        while let Some(j) = memchr::memmem::find(&hay[i..], &[0x1f, 0x8b, 0x08]) {
+            let at = i + j;
+            if at >= searchable {
+                break;
+            }
+            if starts_record(&hay[at..]) {
+                return Some(base + at as u64);
+            }
+            i = at + 1;
         }
-        i = at + 1;
+        if at_eof {
+            return None;
+        }
+        base += searchable as u64;
     }
     None
 }
