@@ -192,6 +192,30 @@ test('index: each bad input is reported with segment and id, and indexing goes o
   t.is(new Set(r.stdout.trim().split('\n').map((l) => l.match(/"filename": "([^"]+)"/)[1])).size, BAD.length)
 })
 
+test('parquet: a segment becomes one cc-index-table row per page, with the fields warcdex index gives it', (t) => {
+  const seg = bad.segments.find((x) => x.planted.some((p) => p.bad === 'non-utf8'))
+  const rows = run(['index', '-q', '-f', 'ndjson', seg.data]).stdout.trim().split('\n').map((l) => JSON.parse(l))
+  const out = join(dir, 'segment-dataset')
+  const r = run(['parquet', '-q', '--crawl', 'DUMP', seg.data, out])
+  t.is(r.status, 0, r.stderr)
+  t.regex(r.stderr, /not-utf8/, 'problems are reported as for index')
+  const sql = 'SELECT url, url_surtkey, warc_filename, warc_record_offset, warc_record_length, content_digest, content_mime_type, crawl, subset FROM ccindex ORDER BY warc_record_offset'
+  const q = run(['query', out, sql, '-f', 'json'])
+  t.is(q.status, 0, q.stderr)
+  const got = q.stdout.trim().split('\n').map((l) => JSON.parse(l))
+  t.is(got.length, seg.pages)
+  t.is(got.length, rows.length)
+  const byId = new Map(rows.map((x) => [x.offset, x]))
+  for (const g of got) {
+    const want = byId.get(Number(g.warc_record_offset))
+    t.truthy(want, `id ${g.warc_record_offset}`)
+    t.deepEqual(
+      [g.url, g.url_surtkey, g.warc_filename, Number(g.warc_record_length), g.content_digest, g.content_mime_type, g.crawl, g.subset],
+      [want.url, want.urlkey, basename(seg.data), want.length, want.digest, 'text/html', 'DUMP', 'warc'],
+    )
+  }
+})
+
 test('lookup: every version latest first (timestamp, then id), from manifests and from the table alike', async (t) => {
   const manifests = join(dir, 'clean')
   const repeated = clean.repeated.slice(0, 20)

@@ -23,10 +23,23 @@ pub fn register(hook: ForeignIndexer, detect: ForeignDetector) {
     let _ = HOOK.set((hook, detect));
 }
 
+/// True when `path` is an input the registered hook indexes.
+pub fn claims(path: &Path) -> bool {
+    HOOK.get().is_some_and(|(_, detect)| detect(path))
+}
+
+/// The hook's events for `path` (entries, skipped records, warnings), for
+/// consumers other than the index writer (the Parquet converter); None when
+/// no hook claims the file.
+pub fn index_events(path: &Path, options: &IndexOptions, emit: &mut dyn FnMut(Event) -> io::Result<()>) -> Option<io::Result<()>> {
+    let (hook, _) = HOOK.get()?;
+    hook(path, options, emit)
+}
+
 /// True when some of `files` are foreign inputs (the parallel pipeline,
 /// which splits WARC files at record boundaries, leaves those to the serial one).
 pub(crate) fn claims_any(files: &[std::path::PathBuf]) -> bool {
-    HOOK.get().is_some_and(|(_, detect)| files.iter().any(|f| detect(f)))
+    files.iter().any(|f| claims(f))
 }
 
 /// Indexes `path` with the registered hook; false when it is not a foreign input.

@@ -34,7 +34,7 @@ fn walk(dir: &Path, out: &mut Vec<Input>) -> io::Result<()> {
             walk(&p, out)?;
         } else {
             let name = p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-            if is_archive_name(&name) {
+            if is_archive_name(&name) || warcdex_core::foreign::claims(&p) {
                 out.push(Input::Archive(p));
             } else if is_index_name(&name) {
                 out.push(Input::Index(p));
@@ -57,7 +57,7 @@ pub fn expand(paths: &[String]) -> io::Result<Vec<Input>> {
         let meta = std::fs::metadata(&path).map_err(|e| io::Error::new(e.kind(), format!("{p}: {e}")))?;
         if meta.is_dir() {
             walk(&path, &mut out)?;
-        } else if is_archive_name(p) || looks_like_archive(&path)? {
+        } else if is_archive_name(p) || warcdex_core::foreign::claims(&path) || looks_like_archive(&path)? {
             out.push(Input::Archive(path));
         } else {
             out.push(Input::Index(path));

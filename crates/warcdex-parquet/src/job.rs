@@ -149,6 +149,13 @@ impl Ctx<'_> {
 
     fn archive(&mut self, path: &Path) -> io::Result<()> {
         let name = path.display().to_string();
+        let options = IndexOptions { filename: warcdex_core::inputs::index_filename(path, None), ..Default::default() };
+        // Inputs another crate indexes (page-dump segments) come as the same events.
+        if let Some(r) = warcdex_core::foreign::index_events(path, &options, &mut |ev| self.event(ev, &name)) {
+            let size = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
+            self.counter.fetch_add(size, Ordering::Relaxed);
+            return r;
+        }
         let file = File::open(path).map_err(|e| io::Error::new(e.kind(), format!("{name}: {e}")))?;
         let reader = match ArchiveReader::new(Counting::new(file, self.counter.clone()), &name) {
             Ok(r) => r,
@@ -158,22 +165,26 @@ impl Ctx<'_> {
                 return Ok(());
             }
         };
-        let options = IndexOptions { filename: warcdex_core::inputs::index_filename(path, None), ..Default::default() };
         let mut indexer = Indexer::new(reader, options);
         while let Some(ev) = indexer.next_event() {
-            match ev {
-                Event::Entry(e) => self.add(&capture_of(&e), || format!("{name}@{}", e.offset))?,
-                Event::Skipped(e) => {
-                    self.summary.skipped += 1;
-                    self.obs.problem(true, &e.to_string());
-                }
-                Event::Warning(e) => {
-                    self.summary.warnings += 1;
-                    self.obs.problem(false, &e.to_string());
-                }
-            }
+            self.event(ev, &name)?;
             if self.obs.cancelled() {
                 break;
+            }
+        }
+        Ok(())
+    }
+
+    fn event(&mut self, ev: Event, name: &str) -> io::Result<()> {
+        match ev {
+            Event::Entry(e) => self.add(&capture_of(&e), || format!("{name}@{}", e.offset))?,
+            Event::Skipped(e) => {
+                self.summary.skipped += 1;
+                self.obs.problem(true, &e.to_string());
+            }
+            Event::Warning(e) => {
+                self.summary.warnings += 1;
+                self.obs.problem(false, &e.to_string());
             }
         }
         Ok(())
