@@ -196,7 +196,7 @@ test('parquet: a segment becomes one cc-index-table row per page, with the field
   const seg = bad.segments.find((x) => x.planted.some((p) => p.bad === 'non-utf8'))
   const rows = run(['index', '-q', '-f', 'ndjson', seg.data]).stdout.trim().split('\n').map((l) => JSON.parse(l))
   const out = join(dir, 'segment-dataset')
-  const r = run(['parquet', '-q', '--crawl', 'DUMP', seg.data, out])
+  const r = run(['parquet', '--crawl', 'DUMP', seg.data, out])
   t.is(r.status, 0, r.stderr)
   t.regex(r.stderr, /not-utf8/, 'problems are reported as for index')
   const sql = 'SELECT url, url_surtkey, warc_filename, warc_record_offset, warc_record_length, content_digest, content_mime_type, crawl, subset FROM ccindex ORDER BY warc_record_offset'
