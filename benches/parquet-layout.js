@@ -18,6 +18,8 @@ import { fileURLToPath } from 'node:url'
 import { execFileSync } from 'node:child_process'
 import { DuckDBInstance } from '@duckdb/node-api'
 
+import { emitCcCdxj } from './lib/cc-cdxj.js'
+
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const args = process.argv.slice(2)
 const opt = (name, dflt) => {
@@ -32,36 +34,13 @@ const dir = join(root, '.bench-data', 'parquet')
 mkdirSync(dir, { recursive: true })
 const input = join(dir, `cc-${ROWS}.cdxj`)
 
-// The generator of benches/parquet.js (kept identical: same file for the same --rows).
+// The generator of benches/parquet.js: the same file for the same --rows.
 async function generate() {
   if (existsSync(input)) return
   const out = createWriteStream(input)
-  await emit(out, ROWS)
+  await emitCcCdxj(out, ROWS)
   out.end()
   await once(out, 'finish')
-}
-
-async function emit(out, rows) {
-  const tlds = ['com', 'org', 'net', 'de', 'co.uk', 'no', 'fr', 'jp', 'com.au', 'blogspot.com']
-  const words = ['alpha', 'beta', 'news', 'shop', 'blog', 'wiki', 'forum', 'media', 'data', 'city', 'home', 'music']
-  const mimes = [['text/html', 'text/html'], ['text/html', 'application/xhtml+xml'], ['application/pdf', 'application/pdf'], ['image/jpeg', 'image/jpeg'], ['text/css', 'text/css']]
-  let seed = 42
-  const rnd = (n) => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0), (seed >>> 8) % n)
-  for (let i = 0; i < rows; i++) {
-    const tld = tlds[rnd(tlds.length)]
-    const dom = `${words[rnd(words.length)]}${rnd(5000)}`
-    const sub = ['www', 'm', 'en', 'shop'][rnd(4)]
-    const host = `${sub}.${dom}.${tld}`
-    const path = `/${words[rnd(words.length)]}/${rnd(100000)}${rnd(3) === 0 ? '?id=' + rnd(999) : ''}`
-    const url = `https://${host}${path}`
-    const key = `${host.split('.').reverse().join(',')})${path}`
-    const status = [200, 200, 200, 200, 301, 404][rnd(6)]
-    const subset = status === 200 ? 'warc' : 'crawldiagnostics'
-    const [mime, det] = mimes[rnd(mimes.length)]
-    const seg = `17159710572${String(rnd(100)).padStart(2, '0')}.39`
-    const j = { url, mime, 'mime-detected': det, status: String(status), digest: 'RY7PLBUFQNI2FFV5FTUQK72W6SNPX' + String(rnd(1000)).padStart(3, '0'), length: String(500 + rnd(60000)), offset: String(rnd(1e9)), filename: `crawl-data/CC-MAIN-2024-22/segments/${seg}/${subset}/CC-MAIN-20240517233122-20240518023122-${String(rnd(900)).padStart(5, '0')}.warc.gz`, charset: 'UTF-8', languages: ['eng', 'deu', 'fra,eng'][rnd(3)] }
-    if (!out.write(`${key} 202405${[1 + rnd(28), rnd(24), rnd(60), rnd(60)].map((v) => String(v).padStart(2, '0')).join('')} ${JSON.stringify(j)}\n`)) await once(out, 'drain')
-  }
 }
 
 function size(p) {
@@ -134,7 +113,7 @@ async function main() {
 }
 
 const emitRows = opt('emit', null)
-;(emitRows ? emit(process.stdout, Number(emitRows)) : main()).catch((e) => {
+;(emitRows ? emitCcCdxj(process.stdout, Number(emitRows)) : main()).catch((e) => {
   console.error(e)
   process.exit(1)
 })
