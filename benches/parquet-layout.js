@@ -11,14 +11,13 @@
 // (cargo build --release -p warcdex-parquet --example convert; honours
 // CARGO_TARGET_DIR), else `node bin/warcdex.js parquet`. The CDXJ is the one
 // benches/parquet.js generates (same generator and seed), under .bench-data/parquet/.
-import { mkdirSync, readdirSync, rmSync, statSync, createWriteStream, existsSync } from 'node:fs'
-import { once } from 'node:events'
+import { existsSync, mkdirSync, rmSync } from 'node:fs'
 import { join, dirname } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { execFileSync } from 'node:child_process'
 import { DuckDBInstance } from '@duckdb/node-api'
 
-import { emitCcCdxj } from './lib/cc-cdxj.js'
+import { ccCdxjFile, diskSize, emitCcCdxj } from './lib/cc-cdxj.js'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const args = process.argv.slice(2)
@@ -32,22 +31,9 @@ const RUNS = Number(opt('runs', 5))
 const THREADS = String(opt('threads', 1))
 const dir = join(root, '.bench-data', 'parquet')
 mkdirSync(dir, { recursive: true })
-const input = join(dir, `cc-${ROWS}.cdxj`)
+/** The generated CDXJ (set in main). */
+let input
 
-// The generator of benches/parquet.js: the same file for the same --rows.
-async function generate() {
-  if (existsSync(input)) return
-  const out = createWriteStream(input)
-  await emitCcCdxj(out, ROWS)
-  out.end()
-  await once(out, 'finish')
-}
-
-function size(p) {
-  const st = statSync(p)
-  if (!st.isDirectory()) return st.size
-  return readdirSync(p).reduce((a, n) => a + size(join(p, n)), 0)
-}
 
 function convert(out, groupRows) {
   rmSync(out, { recursive: true, force: true })
@@ -74,7 +60,7 @@ const queries = [
 const median = (a) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)]
 
 async function main() {
-  await generate()
+  input = await ccCdxjFile(root, ROWS)
   const db = await DuckDBInstance.create(':memory:', { threads: THREADS })
   const c = await db.connect()
   const rows = async (sql) => (await c.runAndReadAll(sql)).getRowObjects()
@@ -84,7 +70,7 @@ async function main() {
     const secs = convert(out, g)
     const glob = `${out}/**/*.parquet`
     const total = (await rows(`SELECT count(*)::INT n FROM (SELECT DISTINCT file_name, row_group_id FROM parquet_metadata('${glob}'))`))[0].n
-    const r = { g, secs, bytes: size(out), total, q: [] }
+    const r = { g, secs, bytes: diskSize(out), total, q: [] }
     for (const q of queries) {
       const kept = (await rows(`SELECT count(*)::INT n FROM parquet_metadata('${glob}') WHERE path_in_schema = '${q.col}' AND coalesce(${q.keep}, true)`))[0].n
       const sql = `SELECT count(*)::BIGINT n, sum(warc_record_length)::BIGINT len, max(url) u FROM read_parquet('${glob}', hive_partitioning = true) WHERE ${q.where}`

@@ -8,14 +8,13 @@
 //
 // The CDXJ is generated here (Common Crawl style: CC paths, mime-detected,
 // charset, languages; unsorted), under .bench-data/parquet/.
-import { mkdirSync, readdirSync, rmSync, statSync, writeFileSync, createWriteStream, existsSync } from 'node:fs'
-import { once } from 'node:events'
+import { mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { join, dirname } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { execFileSync } from 'node:child_process'
 import os from 'node:os'
 
-import { emitCcCdxj } from './lib/cc-cdxj.js'
+import { ccCdxjFile, diskSize } from './lib/cc-cdxj.js'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const args = process.argv.slice(2)
@@ -27,21 +26,9 @@ const ROWS = opt('rows', 1_000_000)
 const RUNS = opt('runs', 3)
 const dir = join(root, '.bench-data', 'parquet')
 mkdirSync(dir, { recursive: true })
-const input = join(dir, `cc-${ROWS}.cdxj`)
+/** The generated CDXJ (set in main). */
+let input
 
-async function generate() {
-  if (existsSync(input)) return
-  const out = createWriteStream(input)
-  await emitCcCdxj(out, ROWS)
-  out.end()
-  await once(out, 'finish')
-}
-
-function size(p) {
-  const st = statSync(p)
-  if (!st.isDirectory()) return st.size
-  return readdirSync(p).reduce((a, n) => a + size(join(p, n)), 0)
-}
 
 // Each contender runs in its own process pinned to one core, so the numbers are per core.
 function timed(cmd, cmdArgs) {
@@ -62,7 +49,7 @@ await c.run(\`COPY (SELECT split_part(line, ' ', 1) AS urlkey, split_part(line, 
 `
 
 async function main() {
-  await generate()
+  input = await ccCdxjFile(root, ROWS)
   const inBytes = statSync(input).size
   const duckJs = join(root, '.bench-data', 'parquet', 'duck.mjs')
   const results = { warcdex: [], duckdb: [] }
@@ -72,13 +59,13 @@ async function main() {
     const wOut = join(dir, 'out-warcdex')
     rmSync(wOut, { recursive: true, force: true })
     results.warcdex.push(timed('node', [join(root, 'bin', 'warcdex.js'), 'parquet', '-q', input, wOut]))
-    wBytes = size(wOut)
+    wBytes = diskSize(wOut)
     const dOut = join(dir, 'out-duckdb.parquet')
     rmSync(dOut, { force: true })
     // Under the repository, so '@duckdb/node-api' resolves from its node_modules.
     writeFileSync(duckJs, duckScript(dOut))
     results.duckdb.push(timed('node', [duckJs]))
-    dBytes = size(dOut)
+    dBytes = diskSize(dOut)
   }
   const best = (a) => Math.min(...a)
   const w = best(results.warcdex)

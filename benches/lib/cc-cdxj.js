@@ -2,6 +2,28 @@
 // CC paths, mime-detected, charset and languages; the same lines for the
 // same count on every machine (a fixed-seed integer LCG).
 import { once } from 'node:events'
+import { createWriteStream, existsSync, mkdirSync, readdirSync, statSync } from 'node:fs'
+import { join } from 'node:path'
+
+/** The CDXJ of `rows` lines under `.bench-data/parquet/` (written once, then reused). */
+export async function ccCdxjFile(root, rows) {
+  const dir = join(root, '.bench-data', 'parquet')
+  mkdirSync(dir, { recursive: true })
+  const file = join(dir, `cc-${rows}.cdxj`)
+  if (existsSync(file)) return file
+  const out = createWriteStream(file)
+  await emitCcCdxj(out, rows)
+  out.end()
+  await once(out, 'finish')
+  return file
+}
+
+/** Bytes of a file, or of every file under a directory. */
+export function diskSize(p) {
+  const st = statSync(p)
+  if (!st.isDirectory()) return st.size
+  return readdirSync(p).reduce((a, n) => a + diskSize(join(p, n)), 0)
+}
 
 /** Writes `rows` lines to the writable stream `out` (respecting back-pressure). */
 export async function emitCcCdxj(out, rows) {
