@@ -81,8 +81,8 @@ pub fn days_in_month(year: u32, month: u32) -> u32 {
     }
 }
 
-/// Unix seconds as a 14-digit timestamp and as a WARC date.
-pub fn unix_to_timestamp(t: i64) -> (String, String) {
+/// Unix seconds as UTC (year, month, day, hour, minute, second).
+pub fn unix_to_civil(t: i64) -> [i64; 6] {
     let days = t.div_euclid(86_400);
     let secs = t.rem_euclid(86_400);
     // Howard Hinnant's civil_from_days.
@@ -95,7 +95,12 @@ pub fn unix_to_timestamp(t: i64) -> (String, String) {
     let d = doy - (153 * mp + 2) / 5 + 1;
     let m = if mp < 10 { mp + 3 } else { mp - 9 };
     let y = yoe + era * 400 + (m <= 2) as i64;
-    let (hh, mm, ss) = (secs / 3600, secs / 60 % 60, secs % 60);
+    [y, m, d, secs / 3600, secs / 60 % 60, secs % 60]
+}
+
+/// Unix seconds as a 14-digit timestamp and as a WARC date.
+pub fn unix_to_timestamp(t: i64) -> (String, String) {
+    let [y, m, d, hh, mm, ss] = unix_to_civil(t);
     (format!("{y:04}{m:02}{d:02}{hh:02}{mm:02}{ss:02}"), format!("{y:04}-{m:02}-{d:02}T{hh:02}:{mm:02}:{ss:02}Z"))
 }
 

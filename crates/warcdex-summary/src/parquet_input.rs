@@ -4,7 +4,7 @@
 //! of its equivalent CDX, rows taken in file order.
 
 use std::fs::File;
-use std::io;
+use std::io::{self, Write as _};
 use std::path::Path;
 
 use arrow_array::{cast::AsArray, Array, ArrayRef, RecordBatch};
@@ -107,7 +107,9 @@ impl Column {
                 _ => out.push(b'-'),
             },
             Column::Int(a) => match int_at(a, i) {
-                Some(v) if v >= 0 => out.extend_from_slice(v.to_string().as_bytes()),
+                Some(v) if v >= 0 => {
+                    let _ = write!(out, "{v}");
+                }
                 _ => out.push(b'-'),
             },
             Column::Time(a, unit) => {
@@ -152,7 +154,8 @@ fn int_at(a: &ArrayRef, i: usize) -> Option<i64> {
 
 /// Seconds since the epoch as `yyyyMMddHHmmss` (UTC).
 fn push_timestamp(secs: i64, out: &mut Vec<u8>) {
-    out.extend_from_slice(warcdex_core::timestamp::unix_to_timestamp(secs).0.as_bytes());
+    let [y, m, d, hh, mm, ss] = warcdex_core::timestamp::unix_to_civil(secs);
+    let _ = write!(out, "{y:04}{m:02}{d:02}{hh:02}{mm:02}{ss:02}");
 }
 
 #[cfg(test)]
