@@ -4,7 +4,7 @@
 use crate::cdx_line::{bytes_value, parse_bytes, segments, CdxFields};
 use crate::distinct::{fingerprint, Distinct};
 use crate::sampler::{is_candidate, sample_url, Sampler};
-use crate::tally::{Tally, Tally2};
+use crate::tally::{pair_code, short_code, Tally, Tally2};
 
 #[derive(Debug, Clone)]
 pub struct Options {
@@ -120,9 +120,11 @@ impl Accumulator {
             self.prev_host.push_str(f.host);
             self.hosts += 1;
         }
-        self.pathquery.add(&segments(f.path, b'/'), &segments(f.query, b'&'));
-        self.yearmonth.add(f.year, f.month);
-        self.mimestatus.add(f.mime, f.status);
+        let (p, q) = (segments(f.path, b'/'), segments(f.query, b'&'));
+        let pq_code = (p < 1 << 32 && q < 1 << 32).then(|| (p as u64) << 32 | q as u64);
+        self.pathquery.add_coded(pq_code, &p, &q);
+        self.yearmonth.add_coded(pair_code(f.year, f.month), f.year, f.month);
+        self.mimestatus.add_inner_coded(f.mime, f.status, short_code(f.status));
         if is_candidate(f.status, f.mime, f.surt) {
             self.sampler.offer(|| (f.datetime.to_string(), sample_url(f.url)));
         }

@@ -190,25 +190,26 @@ pub fn parse(line: &str) -> Option<CdxFields<'_>> {
     let dg_start = space(s, st_end)?;
     let dg_end = token(s, dg_start)?;
     // (\s(?P<redirect>[^\s\d]+))?(\s(?P<metatags>[^\s\d]+))?(\s(?P<bytes>(-|\d+)))?
+    // Whole fields taken by these groups are counted for the file name, so
+    // that only what follows them is scanned again.
+    let mut tail = Tail { end: dg_end, fields: 0, last: "" };
     let mut i = dg_end;
     for _ in 0..2 {
         if let Some(j) = space(s, i) {
             let e = run(s, j, SPACE | DIGIT);
             if e > j {
+                tail.took(s, i, j, e);
                 i = e;
             }
         }
     }
     let mut bytes = "";
     if let Some(j) = space(s, i) {
-        if s.as_bytes().get(j) == Some(&b'-') {
-            bytes = &s[j..j + 1];
-        } else {
-            let e = run(s, j, NOT_DIGIT);
-            bytes = &s[j..e];
-        }
+        let e = if s.as_bytes().get(j) == Some(&b'-') { j + 1 } else { run(s, j, NOT_DIGIT) };
+        bytes = &s[j..e];
+        tail.took(s, i, j, e);
     }
-    let filename = last_of_cdx_layout(&s[dg_end..]);
+    let filename = tail.last_of_cdx_layout(s);
     Some(CdxFields {
         surt: &s[..surt_end],
         host: &s[..host_end],
@@ -226,20 +227,40 @@ pub fn parse(line: &str) -> Option<CdxFields<'_>> {
     })
 }
 
-/// After the digest, CDX-11 has `r M S V g` and CDX-9 `r V g`: the last is the file.
-fn last_of_cdx_layout(rest: &str) -> Option<&str> {
-    let (mut n, mut last, mut i) = (0, "", 0);
-    while i < rest.len() {
-        let e = run(rest, i, SPACE);
-        if e > i {
-            n += 1;
-            last = &rest[i..e];
-            i = e;
-        } else {
-            i = space(rest, i).expect("a space stopped the run");
+/// The fields after the digest: CDX-11 has `r M S V g` and CDX-9 `r V g`,
+/// and the last is the file. `end` is where the fields counted so far end.
+struct Tail<'a> {
+    end: usize,
+    fields: usize,
+    last: &'a str,
+}
+
+impl<'a> Tail<'a> {
+    /// A group matched `s[j..e]` after the separator at `from`: counted when
+    /// it follows the fields counted so far and is a whole field.
+    #[inline]
+    fn took(&mut self, s: &'a str, from: usize, j: usize, e: usize) {
+        if from == self.end && e > j && (e == s.len() || space(s, e).is_some()) {
+            self.end = e;
+            self.fields += 1;
+            self.last = &s[j..e];
         }
     }
-    matches!(n, 3 | 5).then_some(last)
+
+    fn last_of_cdx_layout(mut self, s: &'a str) -> Option<&'a str> {
+        let mut i = self.end;
+        while i < s.len() {
+            let e = run(s, i, SPACE);
+            if e > i {
+                self.fields += 1;
+                self.last = &s[i..e];
+                i = e;
+            } else {
+                i = space(s, i).expect("a space stopped the run");
+            }
+        }
+        matches!(self.fields, 3 | 5).then_some(self.last)
+    }
 }
 
 /// `int(bytes)` as cdx-summary adds it (`None` for `-` or empty).
@@ -355,6 +376,48 @@ mod tests {
             for stop in [SPACE, RPAREN | SPACE, QMARK | SPACE, SPACE | DIGIT, NOT_DIGIT] {
                 assert_eq!(run(&s, 0, stop), naive(&s, stop), "{s:?} stop {stop}");
             }
+        }
+    }
+
+    #[test]
+    fn file_name_counts_the_fields_after_the_digest() {
+        let file = |tail: &str| {
+            parse(&format!("com,x)/ 20200102030405 http://x.com/ text/html 200 D{tail}")).unwrap().filename.map(str::to_string)
+        };
+        assert_eq!(file(" - - 12 34 f.warc.gz").as_deref(), Some("f.warc.gz"));
+        assert_eq!(file(" - 34 f.warc.gz").as_deref(), Some("f.warc.gz"));
+        assert_eq!(file(" -  34\tf").as_deref(), Some("f"));
+        assert_eq!(file(" http://y.com/1 - 12 34 f").as_deref(), Some("f"));
+        assert_eq!(file(" a1 b 12 34 f").as_deref(), Some("f"));
+        assert_eq!(file(" -- -x 1-2 34 f").as_deref(), Some("f"));
+        assert_eq!(file(" \u{a0}- - 12 34 f").as_deref(), Some("f"));
+        assert_eq!(file(" - - 12 34"), None);
+        assert_eq!(file(" - - 12 34 f g"), None);
+        assert_eq!(file(" - 34"), None);
+        assert_eq!(file(""), None);
+        assert_eq!(file(" -"), None);
+        assert_eq!(file(" 1 2 3").as_deref(), Some("3"));
+        // Against a count of every field after the digest, on random tails.
+        fn recount(rest: &str) -> Option<&str> {
+            let fields: Vec<&str> = rest.split(is_space).filter(|f| !f.is_empty()).collect();
+            matches!(fields.len(), 3 | 5).then(|| *fields.last().unwrap())
+        }
+        let parts = ["-", "12", "a1", "x", "http://y/1", "\u{662}", "--", "1-"];
+        let seps = [" ", "  ", "\t", "\u{a0}", " \u{3000}"];
+        let mut seed = 11u64;
+        let mut next = |n: usize| {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (seed >> 33) as usize % n
+        };
+        for _ in 0..20_000 {
+            let mut tail = String::new();
+            for _ in 0..next(7) {
+                tail.push_str(seps[next(seps.len())]);
+                tail.push_str(parts[next(parts.len())]);
+            }
+            let line = format!("com,x)/ 20200102030405 http://x.com/ text/html 200 D{tail}");
+            let stripped = py_strip(&line);
+            assert_eq!(parse(&line).unwrap().filename, recount(&stripped[stripped.find(" D").unwrap() + 2..]), "{line:?}");
         }
     }
 

@@ -183,8 +183,10 @@ pub fn summarize_input(name: &str, acc: &mut Accumulator) -> io::Result<InputRep
         report.skipped_records = summarize_archive(r, name, acc)?;
         return Ok(report);
     }
-    let decoded = decoder(r, compression)?;
-    report.kind = summarize_lines(decoded, acc).map_err(|e| io::Error::new(e.kind(), format!("{name}: {e}")))?;
+    // Lines are split in the reader's own buffer: with a plain file the
+    // bytes go from the kernel to that buffer and nowhere else.
+    let mut decoded = BufReader::with_capacity(1 << 20, decoder(r, compression)?);
+    report.kind = summarize_lines(&mut decoded, acc).map_err(|e| io::Error::new(e.kind(), format!("{name}: {e}")))?;
     Ok(report)
 }
 
@@ -205,11 +207,9 @@ fn summarize_archive(r: impl Read, name: &str, acc: &mut Accumulator) -> io::Res
 
 /// Index lines (split at `\n` only, as Python's binary `fileinput` does);
 /// CDXJ or CDX as the first line that is neither blank nor a ` CDX` header says.
-fn summarize_lines(mut r: impl Read, acc: &mut Accumulator) -> io::Result<Kind> {
+fn summarize_lines(r: &mut impl BufRead, acc: &mut Accumulator) -> io::Result<Kind> {
     let mut kind = Kind::Empty;
     let mut converted = Vec::with_capacity(1024);
-    let mut buf = vec![0u8; 1 << 20];
-    let mut filled = 0;
     let mut handle = |line: &[u8], kind: &mut Kind| {
         if *kind == Kind::Empty {
             let t = line.strip_suffix(b"\r").unwrap_or(line);
@@ -230,26 +230,30 @@ fn summarize_lines(mut r: impl Read, acc: &mut Accumulator) -> io::Result<Kind> 
             acc.line(line);
         }
     };
+    // The start of a line that the last buffer ended in.
+    let mut carry = Vec::new();
     loop {
-        if filled == buf.len() {
-            buf.resize(buf.len() * 2, 0); // a line longer than the buffer
-        }
-        let n = r.read(&mut buf[filled..])?;
-        if n == 0 {
-            if filled > 0 {
-                handle(&buf[..filled], &mut kind);
+        let chunk = r.fill_buf()?;
+        if chunk.is_empty() {
+            if !carry.is_empty() {
+                handle(&carry, &mut kind);
             }
             return Ok(kind);
         }
-        filled += n;
         let mut start = 0;
-        for nl in memchr::memchr_iter(b'\n', &buf[filled - n..filled]) {
-            let end = filled - n + nl;
-            handle(&buf[start..end], &mut kind);
+        for end in memchr::memchr_iter(b'\n', chunk) {
+            if carry.is_empty() {
+                handle(&chunk[start..end], &mut kind);
+            } else {
+                carry.extend_from_slice(&chunk[..end]);
+                handle(&carry, &mut kind);
+                carry.clear();
+            }
             start = end + 1;
         }
-        buf.copy_within(start..filled, 0);
-        filled -= start;
+        carry.extend_from_slice(&chunk[start..]);
+        let n = chunk.len();
+        r.consume(n);
     }
 }
 
