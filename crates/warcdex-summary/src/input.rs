@@ -272,6 +272,25 @@ mod tests {
     }
 
     #[test]
+    fn lines_split_across_reads_count_as_whole_lines() {
+        let text = "com,a)/x 20200101000000 http://a.com/x text/html 200 D1 - - 10 0 f1\n\
+                    com,b)/y?q=1 20210201000000 http://b.com/y?q=1 image/png 404 D2 - - 5 7 f2\n\n\
+                    com,c)/ 20190101000000 http://c.com/ warc/revisit - D3 - - - 9 f1";
+        let summary = |capacity: usize| {
+            let mut acc = Accumulator::new(crate::Options::default());
+            let mut r = BufReader::with_capacity(capacity, text.as_bytes());
+            assert_eq!(summarize_lines(&mut r, &mut acc).unwrap(), Kind::Cdx);
+            (acc.lines, acc.captures, acc.bytes, acc.files.entries.clone(), acc.first_out().to_string())
+        };
+        let whole = summary(1 << 20);
+        assert_eq!(whole.0, 3);
+        assert_eq!(whole.3, vec![("f1".to_string(), 2), ("f2".to_string(), 1)]);
+        for capacity in 1..40 {
+            assert_eq!(summary(capacity), whole, "reads of {capacity} bytes");
+        }
+    }
+
+    #[test]
     fn compressions_from_bytes() {
         assert_eq!(compression_of(b"\x1f\x8b\x08"), "gzip");
         assert_eq!(compression_of(b"BZh9"), "bzip2");
