@@ -3,6 +3,7 @@
 //! `master_manifest.tsv` (format: `shared/spec/dump-segments.md`).
 //!
 //! - [`names`]: segment file names and id ranges
+//! - [`entries`]: a segment's tar entries, decoded on their own thread
 //! - [`tar`]: a small streaming tar reader and writer (ustar)
 //! - [`manifest`]: manifest rows, the master manifest
 //! - [`page`]: the `<!-- ts\turl -->` header line of a page
@@ -13,6 +14,7 @@
 //! - [`generate`]: segments that follow the spec, with every quirk and bad input on demand
 
 pub mod capture;
+pub mod entries;
 pub mod extract;
 pub mod generate;
 pub mod lookup;

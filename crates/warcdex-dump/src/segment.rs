@@ -6,15 +6,17 @@
 use std::collections::HashMap;
 use std::fs::File;
 use std::io::{self, Read};
+use std::thread;
 use std::path::Path;
 
 use md5::{Digest, Md5};
+
+use crate::entries::{self, Item};
 
 use crate::manifest::{parse_manifest, Row};
 use crate::names::{base_name, SegmentName};
 use crate::page::{split, HeaderError};
 use crate::problem::Problem;
-use crate::tar::TarReader;
 
 /// One page as read, with what its checks found.
 pub struct Page<'a> {
@@ -54,24 +56,6 @@ pub struct Outcome {
     pub truncated: bool,
 }
 
-/// Counts (and optionally hashes) the raw bytes the decoder pulls.
-struct Tee<R> {
-    inner: R,
-    count: u64,
-    md5: Option<Md5>,
-}
-
-impl<R: Read> Read for Tee<R> {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let n = self.inner.read(buf)?;
-        self.count += n as u64;
-        if let Some(h) = &mut self.md5 {
-            h.update(&buf[..n]);
-        }
-        Ok(n)
-    }
-}
-
 /// Reads the segment at `path`.
 pub fn read_segment(path: &Path, opts: &Options, sink: &mut dyn FnMut(Event) -> io::Result<()>) -> io::Result<Outcome> {
     let name = base_name(path);
@@ -90,21 +74,32 @@ fn io_problem(e: &io::Error) -> &'static str {
 
 /// Reads a segment from any reader; `name` names it in problems, `range` is
 /// its [start, end) id range when known (else taken from the manifest entry's name).
-pub fn read_segment_from<R: Read>(
+pub fn read_segment_from<R: Read + Send>(
     src: R,
+    name: &str,
+    range: Option<(u64, u64)>,
+    opts: &Options,
+    sink: &mut dyn FnMut(Event) -> io::Result<()>,
+) -> io::Result<Outcome> {
+    thread::scope(|scope| {
+        let entries = entries::spawn(scope, src, opts.file_md5)?;
+        let out = check_pages(&entries, name, range, opts, sink);
+        let raw = entries.finish()?;
+        let mut out = out?;
+        out.raw_bytes = raw.bytes;
+        out.raw_md5 = raw.md5;
+        Ok(out)
+    })
+}
+
+/// Checks each page the decoding thread hands over against its manifest row.
+fn check_pages(
+    entries: &entries::Entries,
     name: &str,
     mut range: Option<(u64, u64)>,
     opts: &Options,
     sink: &mut dyn FnMut(Event) -> io::Result<()>,
 ) -> io::Result<Outcome> {
-    let tee = Tee { inner: src, count: 0, md5: opts.file_md5.then(Md5::new) };
-    // Every page is checked against its manifest md5 (and the file against the
-    // master manifest's), so xz's own CRC-64 over the same bytes is redundant:
-    // skipping it saves about a tenth of the decoding time.
-    let stream = liblzma::stream::Stream::new_stream_decoder(u64::MAX, liblzma::stream::CONCATENATED | liblzma::stream::IGNORE_CHECK)
-        .map_err(io::Error::other)?;
-    let xz = liblzma::read::XzDecoder::new_stream(io::BufReader::with_capacity(1 << 16, tee), stream);
-    let mut tar = TarReader::new(xz);
     let mut out = Outcome::default();
     let problem = |out: &mut Outcome, sink: &mut dyn FnMut(Event) -> io::Result<()>, p: Problem| {
         out.problems += 1;
@@ -114,7 +109,6 @@ pub fn read_segment_from<R: Read>(
     let mut rows: Vec<Row> = Vec::new();
     let mut by_id: HashMap<u64, usize> = HashMap::new();
     let mut seen: Vec<bool> = Vec::new();
-    let mut buf: Vec<u8> = Vec::with_capacity(1 << 20);
     let mut first = true;
     let mut have_manifest = false;
     let mut last_id: Option<u64> = None;
@@ -133,14 +127,16 @@ pub fn read_segment_from<R: Read>(
         Ok(())
     };
 
-    loop {
-        let entry = match tar.next_entry() {
-            Ok(Some(e)) => e,
-            Ok(None) => break,
-            Err(e) => {
-                out.truncated = true;
-                let after = last_id.map(|i| format!(" after page {i}")).unwrap_or_default();
-                problem(&mut out, sink, Problem::new(name, last_id, io_problem(&e), format!("segment cannot be read{after}: {e}")))?;
+    let cannot_read = |out: &mut Outcome, sink: &mut dyn FnMut(Event) -> io::Result<()>, last_id: Option<u64>, e: io::Error| {
+        out.truncated = true;
+        let after = last_id.map(|i| format!(" after page {i}")).unwrap_or_default();
+        problem(out, sink, Problem::new(name, last_id, io_problem(&e), format!("segment cannot be read{after}: {e}")))
+    };
+    while let Some(item) = entries.next() {
+        let (entry, data) = match item {
+            Item::Entry(entry, data) => (entry, data),
+            Item::Failed(e) => {
+                cannot_read(&mut out, sink, last_id, e)?;
                 break;
             }
         };
@@ -153,11 +149,14 @@ pub fn read_segment_from<R: Read>(
             if let Some(m) = SegmentName::parse(&base).filter(|m| m.kind == crate::names::Kind::Manifest) {
                 have_manifest = true;
                 range = range.or(Some((m.start, m.end)));
-                if let Err(e) = tar.read_data(&mut buf) {
-                    out.truncated = true;
-                    problem(&mut out, sink, Problem::new(name, None, io_problem(&e), format!("manifest entry cannot be read: {e}")))?;
-                    break;
-                }
+                let buf = match data {
+                    Ok(buf) => buf,
+                    Err(e) => {
+                        out.truncated = true;
+                        problem(&mut out, sink, Problem::new(name, None, io_problem(&e), format!("manifest entry cannot be read: {e}")))?;
+                        break;
+                    }
+                };
                 let text = if base.ends_with(".xz") {
                     let mut t = Vec::new();
                     match liblzma::read::XzDecoder::new(&buf[..]).read_to_end(&mut t) {
@@ -168,7 +167,7 @@ pub fn read_segment_from<R: Read>(
                         }
                     }
                 } else {
-                    std::mem::take(&mut buf)
+                    buf
                 };
                 let text = String::from_utf8_lossy(&text);
                 let parsed = parse_manifest(&text);
@@ -187,13 +186,23 @@ pub fn read_segment_from<R: Read>(
         let id = base.strip_suffix(".html").and_then(|s| if s.bytes().all(|b| b.is_ascii_digit()) && !s.is_empty() { s.parse::<u64>().ok() } else { None });
         let Some(id) = id else {
             problem(&mut out, sink, Problem::new(name, last_id, "not-html", format!("entry {:?} is not a ${{id}}.html page (after id {})", entry.name, last_id.map(|i| i.to_string()).unwrap_or_else(|| "-".into()))))?;
+            match data {
+                Ok(buf) => entries.give_back(buf),
+                Err(e) => {
+                    cannot_read(&mut out, sink, last_id, e)?;
+                    break;
+                }
+            }
             continue;
         };
-        if let Err(e) = tar.read_data(&mut buf) {
-            out.truncated = true;
-            problem(&mut out, sink, Problem::new(name, Some(id), io_problem(&e), format!("page cut short: {e}")))?;
-            break;
-        }
+        let buf = match data {
+            Ok(buf) => buf,
+            Err(e) => {
+                out.truncated = true;
+                problem(&mut out, sink, Problem::new(name, Some(id), io_problem(&e), format!("page cut short: {e}")))?;
+                break;
+            }
+        };
         last_id = Some(id);
         out.pages += 1;
         let mut verified = true;
@@ -260,6 +269,7 @@ pub fn read_segment_from<R: Read>(
         };
         let page = Page { id, timestamp, url, body, row, md5, verified, tar_offset: entry.header_offset };
         sink(Event::Page(&page))?;
+        entries.give_back(buf);
     }
     for (i, r) in rows.iter().enumerate() {
         if !seen[i] {
@@ -267,14 +277,5 @@ pub fn read_segment_from<R: Read>(
             problem(&mut out, sink, Problem::new(name, Some(r.id), "missing-page", format!("manifest row has no page{why}")))?;
         }
     }
-    // The rest of the raw file, so its size and md5 cover every byte.
-    let xz = tar.get_mut();
-    if !out.truncated {
-        let _ = io::copy(xz, &mut io::sink());
-    }
-    let tee = xz.get_mut().get_mut();
-    let _ = io::copy(tee, &mut io::sink());
-    out.raw_bytes = tee.count;
-    out.raw_md5 = tee.md5.take().map(|h| crate::hex(&h.finalize()));
     Ok(out)
 }
