@@ -36,47 +36,6 @@ impl<S: AsRef<str>> HostColumns<S> {
     }
 }
 
-impl HostColumns {
-    /// The columns as borrowed strings.
-    pub fn view(&self) -> HostColumns<&str> {
-        fn v(o: &Option<String>) -> Option<&str> {
-            o.as_deref()
-        }
-        HostColumns {
-            name: v(&self.name),
-            parts: [v(&self.parts[0]), v(&self.parts[1]), v(&self.parts[2]), v(&self.parts[3]), v(&self.parts[4])],
-            registry_suffix: v(&self.registry_suffix),
-            registered_domain: v(&self.registered_domain),
-            private_suffix: v(&self.private_suffix),
-            private_domain: v(&self.private_domain),
-            name_reversed: v(&self.name_reversed),
-        }
-    }
-}
-
-/// Host columns of the hosts seen lately: an index has many captures per
-/// host, and deriving (IDNA, Public Suffix List twice) costs more than a
-/// lookup. Emptied when full, so memory stays bounded.
-#[derive(Debug, Default)]
-pub struct HostCache {
-    hosts: rustc_hash::FxHashMap<Box<str>, HostColumns>,
-}
-
-const CACHED_HOSTS: usize = 1 << 16;
-
-impl HostCache {
-    pub fn columns<'s>(&'s mut self, raw: &str, scratch: &mut HostScratch) -> HostColumns<&'s str> {
-        if !self.hosts.contains_key(raw) {
-            if self.hosts.len() >= CACHED_HOSTS {
-                self.hosts.clear();
-            }
-            let owned = host_columns_in(raw, scratch).to_owned();
-            self.hosts.insert(raw.into(), owned);
-        }
-        self.hosts[raw].view()
-    }
-}
-
 /// Buffers the borrowed host columns live in, reused from row to row.
 #[derive(Debug, Default)]
 pub struct HostScratch {
@@ -278,18 +237,6 @@ fn icann_suffix(host: &str, below: usize) -> Option<&str> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn cached_columns_equal_derived_ones_also_after_the_cache_empties() {
-        let mut cache = HostCache::default();
-        let mut scratch = HostScratch::default();
-        let fixed = ["www.example.co.uk", "Example.COM.", "xn--bcher-kva.de", "0x7f.1", "foo.blogspot.com", "co.uk", "[::1]", ""];
-        for i in 0..CACHED_HOSTS + 1000 {
-            let h = if i % 7 == 0 { fixed[(i / 7) % fixed.len()].to_string() } else { format!("h{i}.s3.amazonaws.com") };
-            assert_eq!(cache.columns(&h, &mut scratch).to_owned(), host_columns(&h), "{h}");
-        }
-        assert!(cache.hosts.len() < CACHED_HOSTS);
-    }
 
     fn s(v: &str) -> Option<String> {
         Some(v.to_string())

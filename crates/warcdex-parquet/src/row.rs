@@ -10,7 +10,7 @@ use std::fmt::Write;
 use std::io;
 
 use crate::capture::Capture;
-use crate::host::{HostCache, HostColumns, HostScratch};
+use crate::host::{host_columns_in, HostColumns, HostScratch};
 use crate::url;
 
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
@@ -142,7 +142,6 @@ pub const UNKNOWN_CRAWL: &str = "unknown";
 #[derive(Debug, Default)]
 pub struct DeriveScratch {
     host: HostScratch,
-    hosts: HostCache,
     protocol: String,
     crawl: String,
     partition: String,
@@ -161,10 +160,10 @@ impl<'a> Row<&'a str> {
     /// and `s`.
     pub fn derive_in(c: &'a Capture<'_>, rules: &'a RowRules, s: &'a mut DeriveScratch) -> Option<RowView<'a>> {
         let fetch_time = timestamp_millis(&c.timestamp)?;
-        let DeriveScratch { host: host_scratch, hosts, protocol, crawl: crawl_buf, partition } = s;
+        let DeriveScratch { host: host_scratch, protocol, crawl: crawl_buf, partition } = s;
         let url_str = c.url.as_deref().unwrap_or("");
         let parts = url::parse(url_str);
-        let host = parts.host.map(|h| hosts.columns(h, host_scratch)).unwrap_or_default();
+        let host = parts.host.map(|h| host_columns_in(h, host_scratch)).unwrap_or_default();
         let status = c.status.as_deref().and_then(|s| s.parse::<i16>().ok()).unwrap_or(-1);
         let filename = c.filename.as_deref().unwrap_or("");
         let path = parts.path.unwrap_or("");
