@@ -13,7 +13,7 @@ use md5::{Digest, Md5};
 use crate::tar::{EntryHeader, TarReader};
 
 /// Pages decoded ahead of the reader.
-const AHEAD: usize = 8;
+const AHEAD: usize = 64;
 
 pub enum Item {
     /// An entry and its data (regular files only; others come with none).

@@ -166,8 +166,8 @@ pub fn to_warc(segments: &[PathBuf], out: &mut dyn Write, level: u32, report: &m
     );
     s.bytes += gz_record(out, &mut GzipMembers::new(level), &head, info.as_bytes())?;
     let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let (job_tx, job_rx) = sync_channel::<Job>(workers * 2);
-    let (done_tx, done) = sync_channel::<Done>(workers * 4);
+    let (job_tx, job_rx) = sync_channel::<Job>(workers * 8);
+    let (done_tx, done) = sync_channel::<Done>(workers * 16);
     let job_rx = Mutex::new(job_rx);
     std::thread::scope(|scope| {
         for _ in 0..workers {
@@ -176,7 +176,7 @@ pub fn to_warc(segments: &[PathBuf], out: &mut dyn Write, level: u32, report: &m
             scope.spawn(move || worker(job_rx, done_tx, level, warcinfo_id));
         }
         drop(done_tx);
-        let mut w = Writer { out, jobs: Some(job_tx), done, ready: BTreeMap::new(), next_seq: 0, next_write: 0, in_flight: 0, limit: workers * 4, bytes: 0 };
+        let mut w = Writer { out, jobs: Some(job_tx), done, ready: BTreeMap::new(), next_seq: 0, next_write: 0, in_flight: 0, limit: workers * 16, bytes: 0 };
         let converted = convert(segments, &mut w, &mut s, report).and_then(|()| w.finish());
         // Closing the queue lets the workers end, also after an error.
         w.jobs = None;
