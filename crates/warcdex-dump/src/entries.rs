@@ -91,9 +91,15 @@ fn decode<R: Read>(tar: &mut TarReader<R>, tx: &SyncSender<Item>, spares: &Recei
                 return false;
             }
         };
-        let mut buf = spares.try_recv().unwrap_or_default();
-        buf.clear();
-        let data = if header.kind == b'0' || header.kind == 0 { tar.read_data(&mut buf).map(|()| buf) } else { Ok(buf) };
+        // A used buffer keeps its length: read_data zero-fills only growth.
+        let buf = spares.try_recv().unwrap_or_default();
+        let mut buf = buf;
+        let data = if header.kind == b'0' || header.kind == 0 {
+            tar.read_data(&mut buf).map(|()| buf)
+        } else {
+            buf.clear();
+            Ok(buf)
+        };
         let failed = data.is_err();
         if tx.send(Item::Entry(header, data)).is_err() || failed {
             return false;
