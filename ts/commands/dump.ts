@@ -47,7 +47,23 @@ Commands:
                             print one page (--body: without its header line)
   to-warc SEGMENT... -o OUT.warc.gz [--level N]
                             WARC 1.1, warcinfo + one resource record per page
-  generate DIR [options]    write generated segments (for tests, benchmarks)
+  generate DIR [options]    write generated segments that follow the spec
+                            (for tests and benchmarks):
+      --segments N          segments (default 2)
+      --ids N               ids per segment (default 100; gaps leave fewer pages)
+      --first-id N          first id (default 0)
+      --page-bytes N        mean page size in bytes (default 6000)
+      --bad LIST            plant bad inputs, comma-separated: missing-header,
+                            malformed-header, page-not-in-manifest,
+                            row-with-no-page, id-out-of-range, truncated-xz,
+                            non-utf8, non-html-entry, manifest-header-differs
+      --bad-md5-rate R      share of pages whose manifest md5 is wrong
+      --bad-length-rate R   share of pages whose manifest length is wrong
+      --xz-level N          xz preset (default 6)
+      --threads N           xz encoder threads
+      --block-size BYTES    xz block size (several blocks let extract seek)
+      --seed N              generator seed (default 42)
+      --manifests-only      manifests without data files (lookup benchmarks)
 
 Options:
   --json      NDJSON instead of lines (verify, lookup, to-warc problems)
