@@ -21,6 +21,7 @@ use crate::inputs::index_filename;
 use crate::pipeline::{IndexJob, Observer, Summary};
 use crate::reader::ArchiveReader;
 use crate::sort::ExternalSorter;
+use crate::source::read_full;
 
 /// Files larger than this are split into ranges (when they can be).
 const SPLIT_ABOVE: u64 = 48 << 20;
@@ -201,14 +202,7 @@ pub fn find_record_member(f: &mut File, from: u64, limit: u64) -> Option<u64> {
     let mut base = from;
     while base < from + limit {
         f.seek(SeekFrom::Start(base)).ok()?;
-        let mut n = 0;
-        while n < buf.len() {
-            match f.read(&mut buf[n..]) {
-                Ok(0) => break,
-                Ok(k) => n += k,
-                Err(_) => return None,
-            }
-        }
+        let n = read_full(f, &mut buf).ok()?;
         let at_eof = n < WINDOW;
         let hay = &buf[..n];
         let searchable = if at_eof { n } else { n - MARGIN };
@@ -234,15 +228,7 @@ pub fn find_record_member(f: &mut File, from: u64, limit: u64) -> Option<u64> {
 fn starts_record(member: &[u8]) -> bool {
     let mut d = flate2::bufread::GzDecoder::new(member);
     let mut head = [0u8; 16];
-    let mut got = 0;
-    while got < head.len() {
-        match d.read(&mut head[got..]) {
-            Ok(0) => break,
-            Ok(k) => got += k,
-            Err(_) => return false,
-        }
-    }
-    head[..got].starts_with(b"WARC/")
+    read_full(&mut d, &mut head).is_ok_and(|got| head[..got].starts_with(b"WARC/"))
 }
 
 fn index_unit(unit: &Unit, files: &[PathBuf], job: &IndexJob, bytes_done: &AtomicU64) -> Done {

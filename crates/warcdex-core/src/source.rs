@@ -73,3 +73,18 @@ impl Fill for SliceFill<'_> {
         Error::new(kind, "<memory>", Some(self.pos as u64))
     }
 }
+
+/// Reads until `buf` is full or the input ends (what `read_exact` does,
+/// without failing on a short input): the number of bytes read.
+pub fn read_full(r: &mut impl Read, buf: &mut [u8]) -> std::io::Result<usize> {
+    let mut got = 0;
+    while got < buf.len() {
+        match r.read(&mut buf[got..]) {
+            Ok(0) => break,
+            Ok(k) => got += k,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(got)
+}

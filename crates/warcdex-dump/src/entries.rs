@@ -92,9 +92,8 @@ fn decode<R: Read>(tar: &mut TarReader<R>, tx: &SyncSender<Item>, spares: &Recei
             }
         };
         // A used buffer keeps its length: read_data zero-fills only growth.
-        let buf = spares.try_recv().unwrap_or_default();
-        let mut buf = buf;
-        let data = if header.kind == b'0' || header.kind == 0 {
+        let mut buf = spares.try_recv().unwrap_or_default();
+        let data = if header.is_file() {
             tar.read_data(&mut buf).map(|()| buf)
         } else {
             buf.clear();

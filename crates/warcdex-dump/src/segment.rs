@@ -140,7 +140,7 @@ fn check_pages(
                 break;
             }
         };
-        if entry.kind != b'0' && entry.kind != 0 {
+        if !entry.is_file() {
             continue;
         }
         let base = entry.name.rsplit('/').next().unwrap_or(&entry.name).to_string();

@@ -4,6 +4,8 @@
 
 use std::io::{self, Read, Write};
 
+use warcdex_core::source::read_full;
+
 const BLOCK: u64 = 512;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -14,6 +16,13 @@ pub struct EntryHeader {
     pub header_offset: u64,
     /// '0' (or NUL) regular file, '5' directory, ...
     pub kind: u8,
+}
+
+impl EntryHeader {
+    /// A regular file ('0', or NUL in old tars).
+    pub fn is_file(&self) -> bool {
+        self.kind == b'0' || self.kind == 0
+    }
 }
 
 pub struct TarReader<R: Read> {
@@ -154,18 +163,7 @@ impl<R: Read> TarReader<R> {
         if buf.len() < n {
             buf.resize(n, 0);
         }
-        let mut got = 0;
-        while got < n {
-            match self.inner.read(&mut buf[got..n]) {
-                Ok(0) => break,
-                Ok(k) => got += k,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                Err(e) => {
-                    buf.truncate(got);
-                    return Err(e);
-                }
-            }
-        }
+        let got = read_full(&mut self.inner, &mut buf[..n])?;
         buf.truncate(got);
         self.pos += got as u64;
         self.remaining -= got as u64;

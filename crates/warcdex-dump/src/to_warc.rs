@@ -34,10 +34,9 @@ fn record_id(seed: &str) -> String {
     format!("<urn:uuid:{}-{}-5{}-{}-{}>", &x[0..8], &x[8..12], &x[13..16], &x[16..20], &x[20..32])
 }
 
-fn gz_record(out: &mut dyn Write, gz: &mut GzipMembers, head: &str, block: &[u8]) -> io::Result<u64> {
-    let member = gz.member(&[head.as_bytes(), block, b"\r\n\r\n"]);
-    out.write_all(member)?;
-    Ok(member.len() as u64)
+/// One record as one gzip member: header block, content block, the two CRLFs.
+fn gz_record<'g>(gz: &'g mut GzipMembers, head: &str, block: &[u8]) -> &'g [u8] {
+    gz.member(&[head.as_bytes(), block, b"\r\n\r\n"])
 }
 
 /// What a page's record needs, owned, so that a worker can build it while
@@ -142,7 +141,7 @@ fn worker(jobs: &Mutex<Receiver<Job>>, done: SyncSender<Done>, level: u32, warci
         // leaving the writer waiting for a member that never comes.
         let member = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             let head = rec.head(&segment, warcinfo_id);
-            gz.member(&[head.as_bytes(), &rec.body, b"\r\n\r\n"]).to_vec()
+            gz_record(&mut gz, &head, &rec.body).to_vec()
         }))
         .map_err(|_| format!("{segment}: building the record of page {} panicked", rec.id));
         if done.send((seq, member)).is_err() {
@@ -164,7 +163,10 @@ pub fn to_warc(segments: &[PathBuf], out: &mut dyn Write, level: u32, report: &m
         unix_to_timestamp(now).1,
         info.len()
     );
-    s.bytes += gz_record(out, &mut GzipMembers::new(level), &head, info.as_bytes())?;
+    let mut gz = GzipMembers::new(level);
+    let warcinfo = gz_record(&mut gz, &head, info.as_bytes());
+    out.write_all(warcinfo)?;
+    s.bytes += warcinfo.len() as u64;
     let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
     let (job_tx, job_rx) = sync_channel::<Job>(workers * 8);
     let (done_tx, done) = sync_channel::<Done>(workers * 16);
@@ -198,10 +200,7 @@ fn convert(segments: &[PathBuf], w: &mut Writer, s: &mut Summary, report: &mut d
             Event::Page(p) => match PageRecord::of(p) {
                 Some(rec) => {
                     s.records += 1;
-                    w.submit(&segment, rec).map_err(|e| {
-                        write_error = Some(io::Error::new(e.kind(), e.to_string()));
-                        e
-                    })
+                    w.submit(&segment, rec).inspect_err(|e| write_error = Some(io::Error::new(e.kind(), e.to_string())))
                 }
                 None => {
                     s.pages_skipped += 1;
