@@ -6,14 +6,22 @@
 //! - [`row`]: one row with every column, its partition, its spill form
 //! - [`sort`]: bounded-memory sort (spilled runs, merge)
 //! - [`schema`], [`writer`]: the Parquet schema and the partitioned writer
+//! - [`file`]: one Parquet file, written by hand ([`column`] pages, [`rle`]
+//!   levels and indices, [`compress`], [`bloom`] filters, [`thrift`] metadata)
 //! - [`job`]: a whole conversion
 
+pub mod bloom;
 pub mod capture;
+pub mod column;
+pub mod compress;
+pub mod file;
 pub mod host;
 pub mod inputs;
 pub mod job;
+pub mod rle;
 pub mod row;
 pub mod schema;
 pub mod sort;
+pub mod thrift;
 pub mod url;
 pub mod writer;

@@ -1,49 +1,14 @@
 //! Rows, already in (partition, url_surtkey) order, into Hive-partitioned
 //! Parquet files of bounded row count.
 
-use std::fs::{self, File};
-use std::io::{self, BufWriter};
+use std::fs;
+use std::io;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
-use arrow_array::builder::{Int16Builder, Int32Builder, Int64Builder, StringBuilder, TimestampMillisecondBuilder};
-use arrow_array::{ArrayRef, RecordBatch};
-use arrow_schema::Schema;
-use parquet::arrow::ArrowWriter;
-use parquet::basic::{Compression, GzipLevel, ZstdLevel};
-use parquet::file::properties::{EnabledStatistics, WriterProperties, WriterVersion};
-use parquet::schema::types::ColumnPath;
-
-use crate::row::{opt_str, Row};
+pub use crate::compress::Codec;
+use crate::file::{FileLayout, FileWriter};
+use crate::row::Row;
 use crate::schema::arrow_schema;
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Codec {
-    Zstd,
-    Gzip,
-    Snappy,
-    None,
-}
-
-impl Codec {
-    pub fn parse(s: &str) -> Option<Codec> {
-        Some(match s {
-            "zstd" => Codec::Zstd,
-            "gzip" => Codec::Gzip,
-            "snappy" => Codec::Snappy,
-            "none" | "uncompressed" => Codec::None,
-            _ => return None,
-        })
-    }
-    fn suffix(self) -> &'static str {
-        match self {
-            Codec::Zstd => ".zstd",
-            Codec::Gzip => ".gz",
-            Codec::Snappy => ".snappy",
-            Codec::None => "",
-        }
-    }
-}
 
 #[derive(Debug, Clone)]
 pub struct Layout {
@@ -62,126 +27,6 @@ impl Default for Layout {
     }
 }
 
-/// Columns that are mostly unique: a dictionary only costs time there, and
-/// size too where it falls back to plain pages after a full dictionary page
-/// (fetch_time and warc_record_length: 300k CC-style rows, 0.8 MB smaller
-/// files and ~7% less time without it).
-const NO_DICTIONARY: [&str; 7] = ["url_surtkey", "url", "url_path", "fetch_time", "warc_record_offset", "warc_record_length", "content_digest"];
-
-fn properties(layout: &Layout) -> WriterProperties {
-    let mut b = WriterProperties::builder()
-        .set_writer_version(WriterVersion::PARQUET_1_0)
-        .set_created_by(format!("warcdex {}", env!("CARGO_PKG_VERSION")))
-        .set_compression(match layout.codec {
-            Codec::Zstd => Compression::ZSTD(ZstdLevel::try_new(3).expect("valid level")),
-            Codec::Gzip => Compression::GZIP(GzipLevel::default()),
-            Codec::Snappy => Compression::SNAPPY,
-            Codec::None => Compression::UNCOMPRESSED,
-        })
-        .set_dictionary_enabled(true)
-        .set_statistics_enabled(EnabledStatistics::Page)
-        .set_max_row_group_size(layout.row_group_rows)
-        .set_data_page_row_count_limit(layout.page_rows)
-        .set_write_batch_size(1024);
-    for c in NO_DICTIONARY {
-        b = b.set_column_dictionary_enabled(ColumnPath::from(c), false);
-    }
-    if layout.bloom_filters {
-        for c in ["url_host_registered_domain", "url_surtkey"] {
-            b = b
-                .set_column_bloom_filter_enabled(ColumnPath::from(c), true)
-                .set_column_bloom_filter_fpp(ColumnPath::from(c), 0.01)
-                .set_column_bloom_filter_ndv(ColumnPath::from(c), layout.row_group_rows as u64);
-        }
-    }
-    b.build()
-}
-
-/// Column builders for one batch.
-struct Batch {
-    strs: Vec<StringBuilder>,
-    port: Int32Builder,
-    time: TimestampMillisecondBuilder,
-    status: Int16Builder,
-    offset: Int64Builder,
-    length: Int64Builder,
-    rows: usize,
-}
-
-const BATCH_ROWS: usize = 8192;
-const N_STR: usize = 25;
-
-impl Batch {
-    fn new() -> Batch {
-        Batch {
-            strs: (0..N_STR).map(|_| StringBuilder::with_capacity(BATCH_ROWS, BATCH_ROWS * 16)).collect(),
-            port: Int32Builder::with_capacity(BATCH_ROWS),
-            time: TimestampMillisecondBuilder::with_capacity(BATCH_ROWS).with_timezone("UTC"),
-            status: Int16Builder::with_capacity(BATCH_ROWS),
-            offset: Int64Builder::with_capacity(BATCH_ROWS),
-            length: Int64Builder::with_capacity(BATCH_ROWS),
-            rows: 0,
-        }
-    }
-
-    fn push<S: AsRef<str>>(&mut self, r: &Row<S>) {
-        let h = &r.host;
-        let s = &mut self.strs;
-        let o = opt_str;
-        s[0].append_value(r.surtkey.as_ref());
-        s[1].append_value(r.url.as_ref());
-        s[2].append_value(o(&h.name).unwrap_or(""));
-        s[3].append_option(o(&h.parts[0]));
-        s[4].append_option(o(&h.parts[1]));
-        s[5].append_option(o(&h.parts[2]));
-        s[6].append_option(o(&h.parts[3]));
-        s[7].append_option(o(&h.parts[4]));
-        s[8].append_option(o(&h.registry_suffix));
-        s[9].append_option(o(&h.registered_domain));
-        s[10].append_option(o(&h.private_suffix));
-        s[11].append_option(o(&h.private_domain));
-        s[12].append_option(o(&h.name_reversed));
-        s[13].append_value(r.protocol.as_ref());
-        s[14].append_value(r.path.as_ref());
-        s[15].append_option(o(&r.query));
-        s[16].append_option(o(&r.redirect));
-        s[17].append_option(o(&r.digest));
-        s[18].append_option(o(&r.mime));
-        s[19].append_option(o(&r.mime_detected));
-        s[20].append_option(o(&r.charset));
-        s[21].append_option(o(&r.languages));
-        s[22].append_option(o(&r.truncated));
-        s[23].append_value(r.filename.as_ref());
-        s[24].append_value(r.segment.as_ref());
-        self.port.append_option(r.port);
-        self.time.append_value(r.fetch_time);
-        self.status.append_value(r.status);
-        self.offset.append_value(r.offset);
-        self.length.append_value(r.length);
-        self.rows += 1;
-    }
-
-    fn finish(&mut self, schema: &Arc<Schema>) -> RecordBatch {
-        let mut s: Vec<ArrayRef> = self.strs.iter_mut().map(|b| Arc::new(b.finish()) as ArrayRef).collect();
-        let seg = s.pop().expect("segment");
-        let filename = s.pop().expect("filename");
-        let mut it = s.into_iter();
-        let mut cols: Vec<ArrayRef> = Vec::with_capacity(30);
-        cols.extend(it.by_ref().take(14)); // url_surtkey .. url_protocol
-        cols.push(Arc::new(self.port.finish()));
-        cols.extend(it.by_ref().take(2)); // url_path, url_query
-        cols.push(Arc::new(self.time.finish()));
-        cols.push(Arc::new(self.status.finish()));
-        cols.extend(it.by_ref()); // fetch_redirect .. content_truncated
-        cols.push(filename);
-        cols.push(Arc::new(self.offset.finish()));
-        cols.push(Arc::new(self.length.finish()));
-        cols.push(seg);
-        self.rows = 0;
-        RecordBatch::try_new(schema.clone(), cols).expect("columns match the schema")
-    }
-}
-
 /// One written Parquet file.
 #[derive(Debug, Clone)]
 pub struct WrittenFile {
@@ -193,24 +38,18 @@ pub struct WrittenFile {
 pub struct DatasetWriter {
     root: PathBuf,
     layout: Layout,
-    props: WriterProperties,
-    schema: Arc<Schema>,
+    file_layout: FileLayout,
     run_id: String,
     seq: u32,
     current: Option<Open>,
-    batch: Batch,
     pub files: Vec<WrittenFile>,
 }
 
 struct Open {
     partition: String,
     path: PathBuf,
-    writer: ArrowWriter<BufWriter<File>>,
+    writer: FileWriter,
     rows: u64,
-}
-
-fn pq_err(e: parquet::errors::ParquetError) -> io::Error {
-    io::Error::other(e.to_string())
 }
 
 impl DatasetWriter {
@@ -221,13 +60,20 @@ impl DatasetWriter {
         let run_id = format!("{:08x}{:04x}", (nanos as u64) ^ ((nanos >> 64) as u64), std::process::id() & 0xffff);
         Ok(DatasetWriter {
             root: root.to_path_buf(),
-            props: properties(&layout),
+            file_layout: FileLayout {
+                codec: layout.codec,
+                row_group_rows: layout.row_group_rows.max(1),
+                page_rows: layout.page_rows.max(1),
+                bloom_filters: layout.bloom_filters,
+                // "<app> version <v>": the form parquet-mr parses before it
+                // trusts string statistics.
+                created_by: format!("warcdex version {}", env!("CARGO_PKG_VERSION")),
+                arrow_schema: parquet::arrow::encode_arrow_schema(&arrow_schema()),
+            },
             layout,
-            schema: arrow_schema(),
             run_id,
             seq: 0,
             current: None,
-            batch: Batch::new(),
             files: Vec::new(),
         })
     }
@@ -244,32 +90,18 @@ impl DatasetWriter {
             fs::create_dir_all(&dir)?;
             let path = dir.join(format!("part-{:05}-{}.c000{}.parquet", self.seq, self.run_id, self.layout.codec.suffix()));
             self.seq += 1;
-            let file = BufWriter::with_capacity(1 << 20, File::create(&path)?);
-            let writer = ArrowWriter::try_new(file, self.schema.clone(), Some(self.props.clone())).map_err(pq_err)?;
+            let writer = FileWriter::create(&path, self.file_layout.clone())?;
             self.current = Some(Open { partition: partition.to_string(), path, writer, rows: 0 });
         }
-        self.batch.push(row);
         let o = self.current.as_mut().expect("open file");
+        o.writer.push(row)?;
         o.rows += 1;
-        if self.batch.rows >= BATCH_ROWS {
-            self.flush_batch()?;
-        }
         Ok(())
     }
 
-    fn flush_batch(&mut self) -> io::Result<()> {
-        if self.batch.rows == 0 {
-            return Ok(());
-        }
-        let rb = self.batch.finish(&self.schema);
-        let o = self.current.as_mut().expect("open file");
-        o.writer.write(&rb).map_err(pq_err)
-    }
-
     fn close_file(&mut self) -> io::Result<()> {
-        self.flush_batch()?;
         if let Some(o) = self.current.take() {
-            o.writer.close().map_err(pq_err)?;
+            o.writer.close()?;
             let bytes = fs::metadata(&o.path)?.len();
             self.files.push(WrittenFile { path: o.path, rows: o.rows, bytes });
         }
@@ -297,7 +129,7 @@ mod tests {
         let files = w.finish().unwrap();
         assert_eq!(files.iter().map(|f| f.rows).collect::<Vec<_>>(), vec![2, 2, 1]);
         assert!(files[0].path.parent().unwrap().ends_with("crawl=C/subset=warc"));
-        let reader = parquet::file::reader::SerializedFileReader::new(File::open(&files[0].path).unwrap()).unwrap();
+        let reader = parquet::file::reader::SerializedFileReader::new(fs::File::open(&files[0].path).unwrap()).unwrap();
         use parquet::file::reader::FileReader;
         let schema = reader.metadata().file_metadata().schema_descr();
         assert_eq!(schema.num_columns(), 30);

@@ -1,0 +1,529 @@
+//! One column of the row group being written: values into pages (plain or
+//! dictionary-encoded, definition levels for nullable columns), pages
+//! compressed as they fill, and what the footer and the page index say of
+//! them (sizes, statistics, page locations).
+//!
+//! Values arrive as bytes: strings as they are, integers little-endian,
+//! which is their plain encoding.
+
+use std::io;
+
+use hashbrown::HashTable;
+
+use crate::compress::Compressor;
+use crate::rle;
+use crate::thrift::Thrift;
+
+/// Parquet's physical types used by the schema.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Physical {
+    ByteArray,
+    Int32,
+    Int64,
+}
+
+impl Physical {
+    pub fn thrift_id(self) -> i32 {
+        match self {
+            Physical::Int32 => 1,
+            Physical::Int64 => 2,
+            Physical::ByteArray => 6,
+        }
+    }
+
+    /// Statistics order: bytes unsigned, integers signed.
+    fn less(self, a: &[u8], b: &[u8]) -> bool {
+        match self {
+            Physical::ByteArray => a < b,
+            Physical::Int32 => i32::from_le_bytes(a.try_into().unwrap()) < i32::from_le_bytes(b.try_into().unwrap()),
+            Physical::Int64 => i64::from_le_bytes(a.try_into().unwrap()) < i64::from_le_bytes(b.try_into().unwrap()),
+        }
+    }
+
+    fn put_plain(self, v: &[u8], out: &mut Vec<u8>) {
+        if self == Physical::ByteArray {
+            out.extend_from_slice(&(v.len() as u32).to_le_bytes());
+        }
+        out.extend_from_slice(v);
+    }
+
+    /// Calls `f` with each value of a plain-encoded buffer.
+    fn each_plain<'a>(self, buf: &'a [u8], mut f: impl FnMut(&'a [u8])) {
+        match self {
+            Physical::ByteArray => {
+                let mut p = 0;
+                while p < buf.len() {
+                    let n = u32::from_le_bytes(buf[p..p + 4].try_into().unwrap()) as usize;
+                    f(&buf[p + 4..p + 4 + n]);
+                    p += 4 + n;
+                }
+            }
+            Physical::Int32 => buf.chunks_exact(4).for_each(f),
+            Physical::Int64 => buf.chunks_exact(8).for_each(f),
+        }
+    }
+}
+
+// Parquet's enum numbers.
+const PAGE_DATA: i32 = 0;
+const PAGE_DICTIONARY: i32 = 2;
+pub const ENC_PLAIN: i32 = 0;
+pub const ENC_RLE: i32 = 3;
+pub const ENC_RLE_DICTIONARY: i32 = 8;
+
+/// Limits other writers use too: a data page is cut at 1 MiB of values, and
+/// a dictionary that outgrows 1 MiB stops taking values (later pages of the
+/// chunk are plain).
+const PAGE_BYTES: usize = 1 << 20;
+const DICT_BYTES: usize = 1 << 20;
+/// Statistics and page-index bounds of strings are cut to this many bytes
+/// (the lower bound truncated, the upper one truncated and incremented).
+const STATS_BYTES: usize = 64;
+
+/// The settings of one column.
+#[derive(Debug, Clone, Copy)]
+pub struct Spec {
+    pub physical: Physical,
+    pub nullable: bool,
+    pub dictionary: bool,
+    pub bloom_filter: bool,
+}
+
+/// A dictionary: distinct values in first-seen order, plain-encoded back to
+/// back (which is the dictionary page), found again through a hash table.
+struct Dict {
+    plain: Vec<u8>,
+    /// Where each entry's bytes start and end in `plain`.
+    spans: Vec<(u32, u32)>,
+    table: HashTable<(u64, u32)>,
+    hasher: ahash::RandomState,
+    /// Sorted rows repeat values: the last entry is tried first.
+    last: u32,
+}
+
+impl Dict {
+    fn new() -> Dict {
+        Dict { plain: Vec::new(), spans: Vec::new(), table: HashTable::new(), hasher: ahash::RandomState::with_seeds(1, 2, 3, 4), last: u32::MAX }
+    }
+
+    fn get(&self, i: u32) -> &[u8] {
+        let (s, e) = self.spans[i as usize];
+        &self.plain[s as usize..e as usize]
+    }
+
+    fn index(&mut self, v: &[u8], physical: Physical) -> u32 {
+        if self.last != u32::MAX && self.get(self.last) == v {
+            return self.last;
+        }
+        let h = self.hasher.hash_one(v);
+        let (plain, spans) = (&self.plain, &self.spans);
+        let found = self.table.find(h, |&(eh, i)| {
+            let (s, e) = spans[i as usize];
+            eh == h && &plain[s as usize..e as usize] == v
+        });
+        let i = match found {
+            Some(&(_, i)) => i,
+            None => {
+                let i = self.spans.len() as u32;
+                physical.put_plain(v, &mut self.plain);
+                let end = self.plain.len();
+                self.spans.push(((end - v.len()) as u32, end as u32));
+                self.table.insert_unique(h, (h, i), |&(eh, _)| eh);
+                i
+            }
+        };
+        self.last = i;
+        i
+    }
+
+    fn len(&self) -> usize {
+        self.spans.len()
+    }
+
+    fn clear(&mut self) {
+        self.plain.clear();
+        self.spans.clear();
+        self.table.clear();
+        self.last = u32::MAX;
+    }
+}
+
+/// A finished column chunk, ready for the file.
+pub struct Chunk {
+    /// The dictionary page (header and body), if any page used it.
+    pub dict_page: Vec<u8>,
+    /// The data pages, headers and bodies.
+    pub pages: Vec<u8>,
+    /// Per data page: offset in `pages`, size, first row.
+    pub locations: Vec<(u64, u32, u64)>,
+    pub index: PageIndex,
+    pub stats: Stats,
+    pub values: u64,
+    pub uncompressed: u64,
+    pub compressed: u64,
+    pub dict_data_pages: u32,
+    pub plain_data_pages: u32,
+    pub bloom: Option<parquet::bloom_filter::Sbbf>,
+}
+
+/// What the column index holds for each page of a chunk.
+#[derive(Default)]
+pub struct PageIndex {
+    pub null_pages: Vec<bool>,
+    pub mins: Vec<Vec<u8>>,
+    pub maxs: Vec<Vec<u8>>,
+    pub null_counts: Vec<i64>,
+    /// 0 unordered, 1 ascending, 2 descending.
+    pub boundary_order: i32,
+}
+
+#[derive(Default)]
+pub struct Stats {
+    pub nulls: u64,
+    /// Bound, and whether it is the exact value (not truncated).
+    pub min: Option<(Vec<u8>, bool)>,
+    pub max: Option<(Vec<u8>, bool)>,
+}
+
+pub struct Column {
+    spec: Spec,
+    page_rows: usize,
+    /// This chunk's dictionary and whether new pages still use it.
+    dict: Dict,
+    dict_on: bool,
+    // The page being filled.
+    defs: Vec<u8>,
+    plain: Vec<u8>,
+    idx: Vec<u32>,
+    rows: usize,
+    nulls: usize,
+    // The chunk so far.
+    chunk_rows: u64,
+    pages: Vec<u8>,
+    locations: Vec<(u64, u32, u64)>,
+    index: PageIndex,
+    min: Option<Vec<u8>>,
+    max: Option<Vec<u8>>,
+    nulls_total: u64,
+    uncompressed: u64,
+    compressed: u64,
+    dict_data_pages: u32,
+    plain_data_pages: u32,
+    bloom: Option<parquet::bloom_filter::Sbbf>,
+    bloom_ndv: u64,
+}
+
+impl Column {
+    pub fn new(spec: Spec, page_rows: usize, bloom_ndv: u64) -> Column {
+        let mut c = Column {
+            spec,
+            page_rows: page_rows.max(1),
+            dict: Dict::new(),
+            dict_on: spec.dictionary,
+            defs: Vec::new(),
+            plain: Vec::new(),
+            idx: Vec::new(),
+            rows: 0,
+            nulls: 0,
+            chunk_rows: 0,
+            pages: Vec::new(),
+            locations: Vec::new(),
+            index: PageIndex::default(),
+            min: None,
+            max: None,
+            nulls_total: 0,
+            uncompressed: 0,
+            compressed: 0,
+            dict_data_pages: 0,
+            plain_data_pages: 0,
+            bloom: None,
+            bloom_ndv,
+        };
+        c.bloom = c.new_bloom();
+        c
+    }
+
+    fn new_bloom(&self) -> Option<parquet::bloom_filter::Sbbf> {
+        self.spec.bloom_filter.then(|| crate::bloom::empty(self.bloom_ndv))
+    }
+
+    #[inline]
+    pub fn push(&mut self, v: Option<&[u8]>, comp: &mut Compressor) -> io::Result<()> {
+        match v {
+            Some(v) => {
+                if self.spec.nullable {
+                    self.defs.push(1);
+                }
+                if let Some(b) = &mut self.bloom {
+                    b.insert(v);
+                }
+                if self.dict_on {
+                    let i = self.dict.index(v, self.spec.physical);
+                    self.idx.push(i);
+                } else {
+                    self.spec.physical.put_plain(v, &mut self.plain);
+                }
+            }
+            None => {
+                debug_assert!(self.spec.nullable, "null in a required column");
+                self.defs.push(0);
+                self.nulls += 1;
+            }
+        }
+        self.rows += 1;
+        if self.rows >= self.page_rows || self.plain.len() >= PAGE_BYTES || (self.dict_on && self.dict.plain.len() >= DICT_BYTES) {
+            self.finish_page(comp)?;
+        }
+        Ok(())
+    }
+
+    /// The page's lowest and highest value.
+    fn page_bounds(&self) -> Option<(&[u8], &[u8])> {
+        let p = self.spec.physical;
+        let mut b: Option<(&[u8], &[u8])> = None;
+        let mut see = |v| match &mut b {
+            None => b = Some((v, v)),
+            Some((lo, hi)) => {
+                if p.less(v, lo) {
+                    *lo = v;
+                } else if p.less(hi, v) {
+                    *hi = v;
+                }
+            }
+        };
+        if self.dict_on {
+            let mut prev = u32::MAX;
+            for &i in &self.idx {
+                if i != prev {
+                    see(self.dict.get(i));
+                    prev = i;
+                }
+            }
+        } else {
+            p.each_plain(&self.plain, see);
+        }
+        b
+    }
+
+    /// Re-encodes the page's values plainly and drops the dictionary: used
+    /// when the first page shows the values are mostly distinct, where a
+    /// dictionary costs time and (after zstd) space.
+    fn drop_dictionary(&mut self) {
+        for &i in &self.idx {
+            let (s, e) = self.dict.spans[i as usize];
+            self.spec.physical.put_plain(&self.dict.plain[s as usize..e as usize], &mut self.plain);
+        }
+        self.idx.clear();
+        self.dict.clear();
+        self.dict_on = false;
+    }
+
+    fn finish_page(&mut self, comp: &mut Compressor) -> io::Result<()> {
+        if self.rows == 0 {
+            return Ok(());
+        }
+        let first_page = self.locations.is_empty() && self.dict_data_pages == 0;
+        if self.dict_on && first_page && self.dict.len() * 4 > self.rows * 3 {
+            self.drop_dictionary();
+        }
+        let mut body = Vec::with_capacity(self.plain.len() + self.idx.len() * 2 + self.defs.len() / 4 + 16);
+        if self.spec.nullable {
+            body.extend_from_slice(&[0; 4]);
+            rle::encode(&self.defs, 1, &mut body);
+            let n = (body.len() - 4) as u32;
+            body[..4].copy_from_slice(&n.to_le_bytes());
+        }
+        let encoding = if self.dict_on {
+            let w = rle::width_for(self.dict.len().saturating_sub(1) as u32);
+            body.push(w);
+            rle::encode(&self.idx, w, &mut body);
+            self.dict_data_pages += 1;
+            ENC_RLE_DICTIONARY
+        } else {
+            body.extend_from_slice(&self.plain);
+            self.plain_data_pages += 1;
+            ENC_PLAIN
+        };
+        let bounds = self.page_bounds().map(|(lo, hi)| (lo.to_vec(), hi.to_vec()));
+        let p = self.spec.physical;
+        match &bounds {
+            Some((lo, hi)) => {
+                if self.min.as_ref().is_none_or(|m| p.less(lo, m)) {
+                    self.min = Some(lo.clone());
+                }
+                if self.max.as_ref().is_none_or(|m| p.less(m, hi)) {
+                    self.max = Some(hi.clone());
+                }
+                self.index.mins.push(self.bound(lo, false).0);
+                self.index.maxs.push(self.bound(hi, true).0);
+            }
+            None => {
+                self.index.mins.push(Vec::new());
+                self.index.maxs.push(Vec::new());
+            }
+        }
+        self.index.null_pages.push(bounds.is_none());
+        self.index.null_counts.push(self.nulls as i64);
+
+        let data = comp.compress(&body)?;
+        let mut h = Thrift::new();
+        h.open().i32(1, PAGE_DATA).i32(2, body.len() as i32).i32(3, data.len() as i32);
+        h.begin(5).i32(1, self.rows as i32).i32(2, encoding).i32(3, ENC_RLE).i32(4, ENC_RLE).end();
+        h.end();
+        let offset = self.pages.len() as u64;
+        self.pages.extend_from_slice(&h.buf);
+        self.pages.extend_from_slice(data);
+        self.locations.push((offset, (h.buf.len() + data.len()) as u32, self.chunk_rows));
+        self.uncompressed += (h.buf.len() + body.len()) as u64;
+        self.compressed += (h.buf.len() + data.len()) as u64;
+        self.nulls_total += self.nulls as u64;
+        self.chunk_rows += self.rows as u64;
+
+        self.defs.clear();
+        self.plain.clear();
+        self.idx.clear();
+        self.rows = 0;
+        self.nulls = 0;
+        if self.dict_on && self.dict.plain.len() >= DICT_BYTES {
+            self.dict_on = false;
+        }
+        Ok(())
+    }
+
+    /// A statistics bound: strings longer than [`STATS_BYTES`] are cut, an
+    /// upper bound then raised so that it still bounds the value.
+    fn bound(&self, v: &[u8], upper: bool) -> (Vec<u8>, bool) {
+        if self.spec.physical != Physical::ByteArray || v.len() <= STATS_BYTES {
+            return (v.to_vec(), true);
+        }
+        let cut = match std::str::from_utf8(v) {
+            Ok(s) => {
+                let mut n = STATS_BYTES;
+                while !s.is_char_boundary(n) {
+                    n -= 1;
+                }
+                n
+            }
+            Err(_) => STATS_BYTES,
+        };
+        let head = &v[..cut];
+        if !upper {
+            return (head.to_vec(), false);
+        }
+        match increment(head) {
+            Some(up) => (up, false),
+            None => (v.to_vec(), true),
+        }
+    }
+
+    /// Ends the chunk (the row group): its dictionary page, pages and
+    /// metadata. The column starts a new chunk afterwards.
+    pub fn finish_chunk(&mut self, comp: &mut Compressor) -> io::Result<Chunk> {
+        self.finish_page(comp)?;
+        let mut dict_page = Vec::new();
+        if self.dict_data_pages > 0 {
+            let data = comp.compress(&self.dict.plain)?;
+            let mut h = Thrift::new();
+            h.open().i32(1, PAGE_DICTIONARY).i32(2, self.dict.plain.len() as i32).i32(3, data.len() as i32);
+            h.begin(7).i32(1, self.dict.len() as i32).i32(2, ENC_PLAIN).end();
+            h.end();
+            dict_page.extend_from_slice(&h.buf);
+            dict_page.extend_from_slice(data);
+            self.uncompressed += (h.buf.len() + self.dict.plain.len()) as u64;
+            self.compressed += dict_page.len() as u64;
+        }
+        let min = self.min.take().map(|m| self.bound(&m, false));
+        let max = self.max.take().map(|m| self.bound(&m, true));
+        let fresh_bloom = self.new_bloom();
+        let mut index = std::mem::take(&mut self.index);
+        index.boundary_order = boundary_order(self.spec.physical, &index);
+        let chunk = Chunk {
+            dict_page,
+            pages: std::mem::take(&mut self.pages),
+            locations: std::mem::take(&mut self.locations),
+            index,
+            stats: Stats { nulls: self.nulls_total, min, max },
+            values: self.chunk_rows,
+            uncompressed: self.uncompressed,
+            compressed: self.compressed,
+            dict_data_pages: self.dict_data_pages,
+            plain_data_pages: self.plain_data_pages,
+            bloom: std::mem::replace(&mut self.bloom, fresh_bloom),
+        };
+        self.dict.clear();
+        self.dict_on = self.spec.dictionary;
+        self.chunk_rows = 0;
+        self.nulls_total = 0;
+        self.uncompressed = 0;
+        self.compressed = 0;
+        self.dict_data_pages = 0;
+        self.plain_data_pages = 0;
+        Ok(chunk)
+    }
+}
+
+/// The smallest string above every string starting with `head`, no longer
+/// than `head` plus one character: the last character that can be raised
+/// is raised (UTF-8 stays valid), what follows it dropped.
+fn increment(head: &[u8]) -> Option<Vec<u8>> {
+    match std::str::from_utf8(head) {
+        Ok(s) => {
+            let mut chars: Vec<char> = s.chars().collect();
+            while let Some(c) = chars.pop() {
+                let mut n = c as u32 + 1;
+                if (0xD800..0xE000).contains(&n) {
+                    n = 0xE000;
+                }
+                if let Some(up) = char::from_u32(n) {
+                    chars.push(up);
+                    return Some(chars.into_iter().collect::<String>().into_bytes());
+                }
+            }
+            None
+        }
+        Err(_) => {
+            let mut b = head.to_vec();
+            while let Some(last) = b.pop() {
+                if last < 0xff {
+                    b.push(last + 1);
+                    return Some(b);
+                }
+            }
+            None
+        }
+    }
+}
+
+fn boundary_order(p: Physical, index: &PageIndex) -> i32 {
+    let pages: Vec<(&[u8], &[u8])> =
+        index.null_pages.iter().enumerate().filter(|(_, &null)| !null).map(|(i, _)| (&index.mins[i][..], &index.maxs[i][..])).collect();
+    let asc = pages.windows(2).all(|w| !p.less(w[1].0, w[0].0) && !p.less(w[1].1, w[0].1));
+    let desc = pages.windows(2).all(|w| !p.less(w[0].0, w[1].0) && !p.less(w[0].1, w[1].1));
+    if asc {
+        1
+    } else if desc {
+        2
+    } else {
+        0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn upper_bounds_stay_above_and_valid() {
+        assert_eq!(increment(b"abc"), Some(b"abd".to_vec()));
+        assert_eq!(increment("a\u{10FFFF}".as_bytes()), Some(b"b".to_vec()));
+        assert_eq!(increment("\u{D7FF}".as_bytes()), Some("\u{E000}".as_bytes().to_vec()));
+        assert_eq!(increment(&[0x61, 0xff]), Some(vec![0x62]), "bytes that are not UTF-8");
+        let c = Column::new(Spec { physical: Physical::ByteArray, nullable: false, dictionary: false, bloom_filter: false }, 10, 0);
+        let long = "é".repeat(40); // 80 bytes, two per character
+        let (lo, exact) = c.bound(long.as_bytes(), false);
+        assert_eq!((lo.len(), exact), (64, false));
+        let (hi, exact) = c.bound(long.as_bytes(), true);
+        assert!(!exact && hi.as_slice() > long.as_bytes() && std::str::from_utf8(&hi).is_ok());
+        assert_eq!(c.bound(b"short", true), (b"short".to_vec(), true));
+    }
+}
