@@ -11,7 +11,7 @@ use std::io;
 use hashbrown::HashTable;
 
 use crate::compress::Compressor;
-use crate::rle;
+use crate::{delta, rle};
 use crate::thrift::Thrift;
 
 /// Parquet's physical types used by the schema.
@@ -69,6 +69,7 @@ const PAGE_DATA: i32 = 0;
 const PAGE_DICTIONARY: i32 = 2;
 pub const ENC_PLAIN: i32 = 0;
 pub const ENC_RLE: i32 = 3;
+pub const ENC_DELTA_BYTE_ARRAY: i32 = 7;
 pub const ENC_RLE_DICTIONARY: i32 = 8;
 
 /// Limits other writers use too: a data page is cut at 1 MiB of values, and
@@ -86,6 +87,8 @@ pub struct Spec {
     pub physical: Physical,
     pub nullable: bool,
     pub dictionary: bool,
+    /// Pages that are not dictionary-encoded use DELTA_BYTE_ARRAY, not PLAIN.
+    pub delta: bool,
     pub bloom_filter: bool,
 }
 
@@ -163,6 +166,7 @@ pub struct Chunk {
     pub compressed: u64,
     pub dict_data_pages: u32,
     pub plain_data_pages: u32,
+    pub delta_data_pages: u32,
     pub bloom: Option<parquet::bloom_filter::Sbbf>,
 }
 
@@ -209,6 +213,10 @@ pub struct Column {
     compressed: u64,
     dict_data_pages: u32,
     plain_data_pages: u32,
+    delta_data_pages: u32,
+    /// Scratch for DELTA_BYTE_ARRAY's lengths.
+    prefixes: Vec<i64>,
+    suffixes: Vec<i64>,
     bloom: Option<parquet::bloom_filter::Sbbf>,
     bloom_ndv: u64,
 }
@@ -236,6 +244,9 @@ impl Column {
             compressed: 0,
             dict_data_pages: 0,
             plain_data_pages: 0,
+            delta_data_pages: 0,
+            prefixes: Vec::new(),
+            suffixes: Vec::new(),
             bloom: None,
             bloom_ndv,
         };
@@ -306,8 +317,10 @@ impl Column {
     }
 
     /// Re-encodes the page's values plainly and drops the dictionary: used
-    /// when the first page shows the values are mostly distinct, where a
-    /// dictionary costs time and (after zstd) space.
+    /// when more than half of the first page's values are distinct, where
+    /// a dictionary costs time and, after zstd, space (on 1M CC-style rows
+    /// the host and domain columns were 5% smaller without; the earlier
+    /// threshold of three quarters kept dictionaries there).
     fn drop_dictionary(&mut self) {
         for &i in &self.idx {
             let (s, e) = self.dict.spans[i as usize];
@@ -323,7 +336,7 @@ impl Column {
             return Ok(());
         }
         let first_page = self.locations.is_empty() && self.dict_data_pages == 0;
-        if self.dict_on && first_page && self.dict.len() * 4 > self.rows * 3 {
+        if self.dict_on && first_page && self.dict.len() * 2 > self.rows {
             self.drop_dictionary();
         }
         let mut body = Vec::with_capacity(self.plain.len() + self.idx.len() * 2 + self.defs.len() / 4 + 16);
@@ -339,6 +352,10 @@ impl Column {
             rle::encode(&self.idx, w, &mut body);
             self.dict_data_pages += 1;
             ENC_RLE_DICTIONARY
+        } else if self.spec.delta && self.spec.physical == Physical::ByteArray {
+            delta::byte_array(&self.plain, &mut body, &mut self.prefixes, &mut self.suffixes);
+            self.delta_data_pages += 1;
+            ENC_DELTA_BYTE_ARRAY
         } else {
             body.extend_from_slice(&self.plain);
             self.plain_data_pages += 1;
@@ -448,6 +465,7 @@ impl Column {
             compressed: self.compressed,
             dict_data_pages: self.dict_data_pages,
             plain_data_pages: self.plain_data_pages,
+            delta_data_pages: self.delta_data_pages,
             bloom: std::mem::replace(&mut self.bloom, fresh_bloom),
         };
         self.dict.clear();
@@ -458,6 +476,7 @@ impl Column {
         self.compressed = 0;
         self.dict_data_pages = 0;
         self.plain_data_pages = 0;
+        self.delta_data_pages = 0;
         Ok(chunk)
     }
 }
@@ -518,7 +537,7 @@ mod tests {
         assert_eq!(increment("a\u{10FFFF}".as_bytes()), Some(b"b".to_vec()));
         assert_eq!(increment("\u{D7FF}".as_bytes()), Some("\u{E000}".as_bytes().to_vec()));
         assert_eq!(increment(&[0x61, 0xff]), Some(vec![0x62]), "bytes that are not UTF-8");
-        let c = Column::new(Spec { physical: Physical::ByteArray, nullable: false, dictionary: false, bloom_filter: false }, 10, 0);
+        let c = Column::new(Spec { physical: Physical::ByteArray, nullable: false, dictionary: false, delta: false, bloom_filter: false }, 10, 0);
         let long = "é".repeat(40); // 80 bytes, two per character
         let (lo, exact) = c.bound(long.as_bytes(), false);
         assert_eq!((lo.len(), exact), (64, false));

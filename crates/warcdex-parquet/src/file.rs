@@ -15,7 +15,7 @@ use std::fs::File;
 use std::io::{self, BufWriter, Write};
 use std::path::Path;
 
-use crate::column::{Chunk, Column, PageIndex, Physical, Spec, Stats, ENC_PLAIN, ENC_RLE, ENC_RLE_DICTIONARY};
+use crate::column::{Chunk, Column, PageIndex, Physical, Spec, Stats, ENC_DELTA_BYTE_ARRAY, ENC_PLAIN, ENC_RLE, ENC_RLE_DICTIONARY};
 use crate::compress::{Codec, Compressor};
 use crate::row::Row;
 use crate::schema::{Kind, COLUMNS};
@@ -25,6 +25,11 @@ const MAGIC: &[u8; 4] = b"PAR1";
 
 /// Columns whose values are mostly distinct: no dictionary is tried.
 const NO_DICTIONARY: [&str; 7] = ["url_surtkey", "url", "url_path", "fetch_time", "warc_record_offset", "warc_record_length", "content_digest"];
+/// Columns whose plain pages are DELTA_BYTE_ARRAY: sorted (url_surtkey,
+/// reversed host names) or sharing long prefixes row to row (URLs, CC's
+/// file paths, domains of one host). On 1M CC-style rows this made files
+/// 5% smaller; url_path and url_host_name gained nothing and stay PLAIN.
+const DELTA: [&str; 6] = ["url_surtkey", "url", "url_host_name_reversed", "url_host_registered_domain", "url_host_private_domain", "warc_filename"];
 /// Columns that get a bloom filter when asked for.
 pub const BLOOM_COLUMNS: [&str; 2] = ["url_surtkey", "url_host_registered_domain"];
 /// Rows are sorted by these columns inside every file (`sorting_columns`).
@@ -60,6 +65,7 @@ struct ChunkMeta {
     stats: Stats,
     dict_data_pages: u32,
     plain_data_pages: u32,
+    delta_data_pages: u32,
     /// Data pages: file offset, size, first row.
     locations: Vec<(u64, u32, u64)>,
     index: PageIndex,
@@ -92,6 +98,7 @@ impl FileWriter {
                     physical: physical(kind),
                     nullable,
                     dictionary: !NO_DICTIONARY.contains(&name),
+                    delta: DELTA.contains(&name),
                     bloom_filter: layout.bloom_filters && BLOOM_COLUMNS.contains(&name),
                 };
                 Column::new(spec, layout.page_rows, layout.row_group_rows as u64)
@@ -168,7 +175,7 @@ impl FileWriter {
         let mut chunks = Vec::with_capacity(self.cols.len());
         let mut blooms = Vec::new();
         for i in 0..self.cols.len() {
-            let Chunk { dict_page, pages, locations, index, stats, values, uncompressed, compressed, dict_data_pages, plain_data_pages, bloom } =
+            let Chunk { dict_page, pages, locations, index, stats, values, uncompressed, compressed, dict_data_pages, plain_data_pages, delta_data_pages, bloom } =
                 self.cols[i].finish_chunk(&mut self.comp)?;
             let start = self.pos;
             let dict_page_offset = (!dict_page.is_empty()).then_some(start);
@@ -189,6 +196,7 @@ impl FileWriter {
                 stats,
                 dict_data_pages,
                 plain_data_pages,
+                delta_data_pages,
                 locations,
                 index,
                 bloom: None,
@@ -280,6 +288,9 @@ fn column_metadata(t: &mut Thrift, ch: &ChunkMeta, name: &str, kind: Kind, codec
         encodings.push(ENC_PLAIN);
     }
     encodings.push(ENC_RLE);
+    if ch.delta_data_pages > 0 {
+        encodings.push(ENC_DELTA_BYTE_ARRAY);
+    }
     if ch.dict_data_pages > 0 {
         encodings.push(ENC_RLE_DICTIONARY);
     }
@@ -315,6 +326,9 @@ fn column_metadata(t: &mut Thrift, ch: &ChunkMeta, name: &str, kind: Kind, codec
     }
     if ch.plain_data_pages > 0 {
         stats.push((0, ENC_PLAIN, ch.plain_data_pages as i32));
+    }
+    if ch.delta_data_pages > 0 {
+        stats.push((0, ENC_DELTA_BYTE_ARRAY, ch.delta_data_pages as i32));
     }
     t.list(13, Elem::Struct, stats.len());
     for (page, enc, n) in stats {

@@ -14,6 +14,7 @@ pub mod bloom;
 pub mod capture;
 pub mod column;
 pub mod compress;
+pub mod delta;
 pub mod file;
 pub mod host;
 pub mod inputs;

@@ -202,9 +202,10 @@ fn dictionaries_kept_dropped_and_overflowing() {
     assert_eq!(enc[col("content_mime_type")], ["PLAIN", "RLE", "RLE_DICTIONARY"]);
     // Unique from the first page on: the dictionary is dropped.
     assert_eq!(enc[col("url_query")], ["PLAIN", "RLE", "RLE_DICTIONARY"], "100 values: kept");
-    assert_eq!(enc[col("url")], ["PLAIN", "RLE"], "never tried");
+    assert_eq!(enc[col("url")], ["RLE", "DELTA_BYTE_ARRAY"], "never tried; prefixes shared");
+    assert_eq!(enc[col("url_path")], ["PLAIN", "RLE"], "never tried");
     // Mostly distinct on the first page (900 of 1,000): dropped, no dictionary page.
-    assert_eq!(enc[col("url_host_private_domain")], ["PLAIN", "RLE"], "dictionary dropped");
+    assert_eq!(enc[col("url_host_private_domain")], ["RLE", "DELTA_BYTE_ARRAY"], "dictionary dropped");
     assert_eq!(enc[col("warc_record_offset")], ["PLAIN", "RLE"]);
     // The second row group of url_host_name: 40 names, then 5,000 rows of
     // 200-byte names overflow the dictionary's 1 MiB mid-chunk.

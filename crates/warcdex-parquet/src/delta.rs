@@ -1,0 +1,166 @@
+//! Parquet's DELTA_BYTE_ARRAY encoding: each string as the length of the
+//! prefix it shares with the one before and the rest (lengths as
+//! DELTA_BINARY_PACKED). Sorted keys and URLs repeat long prefixes, which
+//! then never reach zstd.
+
+const BLOCK: usize = 128;
+const MINIBLOCKS: usize = 4;
+const PER_MINIBLOCK: usize = BLOCK / MINIBLOCKS;
+
+fn varint(out: &mut Vec<u8>, mut v: u64) {
+    while v >= 0x80 {
+        out.push(v as u8 | 0x80);
+        v >>= 7;
+    }
+    out.push(v as u8);
+}
+
+fn zigzag(out: &mut Vec<u8>, v: i64) {
+    varint(out, ((v << 1) ^ (v >> 63)) as u64);
+}
+
+/// DELTA_BINARY_PACKED of `values` (each below 2^31, as lengths are).
+pub fn binary_packed(values: &[i64], out: &mut Vec<u8>) {
+    varint(out, BLOCK as u64);
+    varint(out, MINIBLOCKS as u64);
+    varint(out, values.len() as u64);
+    zigzag(out, values.first().copied().unwrap_or(0));
+    let deltas: Vec<i64> = values.windows(2).map(|w| w[1] - w[0]).collect();
+    for block in deltas.chunks(BLOCK) {
+        let min = *block.iter().min().expect("non-empty block");
+        zigzag(out, min);
+        let widths_at = out.len();
+        out.extend_from_slice(&[0; MINIBLOCKS]);
+        for (m, mini) in block.chunks(PER_MINIBLOCK).enumerate() {
+            let max = mini.iter().map(|&d| (d - min) as u64).max().unwrap_or(0);
+            let width = 64 - max.leading_zeros();
+            out[widths_at + m] = width as u8;
+            // Bit-packed LSB first, padded to a whole miniblock.
+            let (mut acc, mut bits) = (0u64, 0u32);
+            for k in 0..PER_MINIBLOCK {
+                let v = mini.get(k).map_or(0, |&d| (d - min) as u64);
+                acc |= v << bits;
+                bits += width;
+                while bits >= 8 {
+                    out.push(acc as u8);
+                    acc >>= 8;
+                    bits -= 8;
+                }
+            }
+        }
+    }
+}
+
+/// DELTA_BYTE_ARRAY of the values in a plain-encoded buffer (`u32` length
+/// + bytes each); `prefixes` and `suffixes` are scratch.
+pub fn byte_array(plain: &[u8], out: &mut Vec<u8>, prefixes: &mut Vec<i64>, suffixes: &mut Vec<i64>) {
+    prefixes.clear();
+    suffixes.clear();
+    let mut prev: &[u8] = &[];
+    let mut p = 0;
+    let mut spans = Vec::new();
+    while p < plain.len() {
+        let n = u32::from_le_bytes(plain[p..p + 4].try_into().unwrap()) as usize;
+        let v = &plain[p + 4..p + 4 + n];
+        let shared = prev.iter().zip(v).take_while(|(a, b)| a == b).count();
+        prefixes.push(shared as i64);
+        suffixes.push((n - shared) as i64);
+        spans.push((p + 4 + shared, p + 4 + n));
+        prev = v;
+        p += 4 + n;
+    }
+    binary_packed(prefixes, out);
+    binary_packed(suffixes, out);
+    for (s, e) in spans {
+        out.extend_from_slice(&plain[s..e]);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A reference decoder of DELTA_BINARY_PACKED, from the format's text.
+    fn unpack(b: &mut &[u8]) -> Vec<i64> {
+        fn uvarint(b: &mut &[u8]) -> u64 {
+            let (mut v, mut s) = (0u64, 0);
+            loop {
+                let c = b[0];
+                *b = &b[1..];
+                v |= ((c & 0x7f) as u64) << s;
+                s += 7;
+                if c < 0x80 {
+                    return v;
+                }
+            }
+        }
+        let z = |v: u64| ((v >> 1) as i64) ^ -((v & 1) as i64);
+        let (block, minis, n) = (uvarint(b) as usize, uvarint(b) as usize, uvarint(b) as usize);
+        let mut out = vec![z(uvarint(b))];
+        let per = block / minis;
+        while out.len() < n {
+            let min = z(uvarint(b));
+            let widths: Vec<u32> = b[..minis].iter().map(|&w| w as u32).collect();
+            *b = &b[minis..];
+            for w in widths {
+                if out.len() >= n {
+                    break;
+                }
+                let bytes = per * w as usize / 8;
+                let (mut acc, mut bits, mut k) = (0u128, 0u32, 0);
+                for _ in 0..per {
+                    while bits < w {
+                        acc |= (b[k] as u128) << bits;
+                        k += 1;
+                        bits += 8;
+                    }
+                    let d = (acc & ((1u128 << w) - 1)) as i64;
+                    acc >>= w;
+                    bits -= w;
+                    if out.len() < n {
+                        let last = *out.last().unwrap();
+                        out.push(last + min + d);
+                    }
+                }
+                *b = &b[bytes..];
+            }
+        }
+        out.truncate(n);
+        out
+    }
+
+    #[test]
+    fn binary_packed_round_trips() {
+        let mut seed = 3u64;
+        for n in [0usize, 1, 2, 31, 32, 33, 127, 128, 129, 200, 1000] {
+            let values: Vec<i64> = (0..n)
+                .map(|_| {
+                    seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                    ((seed >> 33) % if n % 2 == 0 { 300 } else { 1 << 30 }) as i64
+                })
+                .collect();
+            let mut out = Vec::new();
+            binary_packed(&values, &mut out);
+            let mut b = &out[..];
+            let back = unpack(&mut b);
+            assert_eq!(back, values, "n = {n}");
+            assert!(b.is_empty(), "n = {n}: {} bytes left", b.len());
+        }
+    }
+
+    #[test]
+    fn byte_arrays_keep_prefixes_out() {
+        let vals = ["com,example)/", "com,example)/a", "com,example)/b", "org,x)/", ""];
+        let mut plain = Vec::new();
+        for v in vals {
+            plain.extend_from_slice(&(v.len() as u32).to_le_bytes());
+            plain.extend_from_slice(v.as_bytes());
+        }
+        let mut out = Vec::new();
+        byte_array(&plain, &mut out, &mut Vec::new(), &mut Vec::new());
+        let mut b = &out[..];
+        assert_eq!(unpack(&mut b), [0, 13, 13, 0, 0]);
+        assert_eq!(unpack(&mut b), [13, 1, 1, 7, 0]);
+        assert_eq!(b, b"com,example)/aborg,x)/");
+    }
+}
