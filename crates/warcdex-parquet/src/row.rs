@@ -145,6 +145,9 @@ pub struct DeriveScratch {
     protocol: String,
     crawl: String,
     partition: String,
+    /// The crawl and subset `partition` was built from: consecutive rows
+    /// mostly share them, and escaping them again cost more than comparing.
+    partition_of: (String, String),
 }
 
 impl Row {
@@ -160,7 +163,7 @@ impl<'a> Row<&'a str> {
     /// and `s`.
     pub fn derive_in(c: &'a Capture<'_>, rules: &'a RowRules, s: &'a mut DeriveScratch) -> Option<RowView<'a>> {
         let fetch_time = timestamp_millis(&c.timestamp)?;
-        let DeriveScratch { host: host_scratch, protocol, crawl: crawl_buf, partition } = s;
+        let DeriveScratch { host: host_scratch, protocol, crawl: crawl_buf, partition, partition_of } = s;
         let url_str = c.url.as_deref().unwrap_or("");
         let parts = url::parse(url_str);
         let host = parts.host.map(|h| host_columns_in(h, host_scratch)).unwrap_or_default();
@@ -173,7 +176,13 @@ impl<'a> Row<&'a str> {
         };
         protocol.clear();
         protocol.push_str(parts.protocol.as_deref().unwrap_or(""));
-        partition_into(partition, crawl, subset, &rules.partition_by);
+        if partition_of.0 != crawl || partition_of.1 != subset || partition.is_empty() {
+            partition_into(partition, crawl, subset, &rules.partition_by);
+            partition_of.0.clear();
+            partition_of.0.push_str(crawl);
+            partition_of.1.clear();
+            partition_of.1.push_str(subset);
+        }
         Some(Row {
             partition,
             surtkey: &c.urlkey,
