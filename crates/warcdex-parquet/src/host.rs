@@ -63,11 +63,13 @@ pub fn host_columns_in<'s>(raw: &str, scratch: &'s mut HostScratch) -> HostColum
         lower.push_str(&raw.to_lowercase());
     }
     let lower: &'s str = lower;
-    if lower.starts_with('[') || is_canonical_ipv4(lower) {
+    // Both IPv4 forms end in a digit; most names do not, and skip the checks.
+    let ipv4_like = lower.as_bytes().last().is_some_and(u8::is_ascii_digit);
+    if lower.starts_with('[') || (ipv4_like && is_canonical_ipv4(lower)) {
         // IPv6 (only the name) or a plain IPv4 address.
         return HostColumns { name: Some(lower), ..Default::default() };
     }
-    if numeric_ipv4(lower, ip) {
+    if ipv4_like && numeric_ipv4(lower, ip) {
         return HostColumns { name: Some(ip), ..Default::default() };
     }
     let Some(name) = normalize_hostname(lower, decoded, idna) else {
@@ -75,18 +77,29 @@ pub fn host_columns_in<'s>(raw: &str, scratch: &'s mut HostScratch) -> HostColum
     };
     let mut out = HostColumns::default();
     if !name.is_empty() {
-        for (i, label) in name.rsplit('.').take(5).enumerate() {
-            out.parts[i] = Some(label);
-        }
+        // One right-to-left walk over the dots gives the parts, the
+        // reversed name and the label check (a string splitter per use
+        // cost more than the rest of the host columns on short names).
         reversed.clear();
-        for (i, label) in name.rsplit('.').enumerate() {
+        let mut labels_fine = true;
+        let mut end = name.len();
+        let mut dots = memchr::memrchr_iter(b'.', name.as_bytes()).map(Some).chain([None]);
+        for i in 0.. {
+            let Some(dot) = dots.next() else { break };
+            let start = dot.map_or(0, |d| d + 1);
+            let label = &name[start..end];
+            labels_fine &= !label.is_empty() && label.len() <= 63;
+            if i < 5 {
+                out.parts[i] = Some(label);
+            }
             if i > 0 {
                 reversed.push('.');
             }
             reversed.push_str(label);
+            end = dot.unwrap_or(0);
         }
         out.name_reversed = Some(&**reversed);
-        suffix_columns(name, &mut out, registered_domain, private_domain);
+        suffix_columns(name, labels_fine, &mut out, registered_domain, private_domain);
     }
     out.name = Some(name);
     out
@@ -179,15 +192,11 @@ fn numeric_ipv4(h: &str, out: &mut String) -> bool {
     true
 }
 
-fn labels_ok(host: &str) -> bool {
-    host.split('.').all(|l| !l.is_empty() && l.len() <= 63)
-}
-
 /// crawler-commons `EffectiveTldFinder` semantics: ICANN+private longest
 /// match for the private columns, ICANN-only for the registry columns, no
 /// default `*` rule (an unlisted TLD gives nulls), and a host that is itself
 /// a suffix has no domain.
-fn suffix_columns<'s>(host: &'s str, out: &mut HostColumns<&'s str>, registered: &'s mut String, private_dom: &'s mut String) {
+fn suffix_columns<'s>(host: &'s str, labels_fine: bool, out: &mut HostColumns<&'s str>, registered: &'s mut String, private_dom: &'s mut String) {
     let list = psl::List;
     let Some(private) = list.suffix(host.as_bytes()) else { return };
     let Some(typ) = private.typ() else { return };
@@ -195,11 +204,11 @@ fn suffix_columns<'s>(host: &'s str, out: &mut HostColumns<&'s str>, registered:
     let private_suffix = &host[host.len() - private_suffix.len()..];
     // `label.suffix`, built in `buf` (as CC builds it, not sliced from host).
     let domain_of = |suffix: &str, buf: &'s mut String| -> Option<&'s str> {
-        if host.len() <= suffix.len() || !labels_ok(host) {
+        if host.len() <= suffix.len() || !labels_fine {
             return None;
         }
         let sub = &host[..host.len() - suffix.len() - 1];
-        let label = sub.rsplit('.').next()?;
+        let label = &sub[memchr::memrchr(b'.', sub.as_bytes()).map_or(0, |d| d + 1)..];
         buf.clear();
         buf.push_str(label);
         buf.push('.');
