@@ -54,6 +54,23 @@ fn prefix_of(k: &[u8]) -> u128 {
     u128::from_be_bytes(b)
 }
 
+/// A hint to load the record at `off` (its first two cache lines).
+#[inline]
+fn prefetch(arena: &[u8], off: usize) {
+    #[cfg(target_arch = "x86_64")]
+    if off < arena.len() {
+        // SAFETY: a prefetch is only a hint, and the address is inside the arena.
+        unsafe {
+            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            let p = arena.as_ptr().add(off) as *const i8;
+            _mm_prefetch(p, _MM_HINT_T0);
+            _mm_prefetch(p.wrapping_add(64), _MM_HINT_T0);
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = (arena, off);
+}
+
 fn body(arena: &[u8], off: usize) -> &[u8] {
     let len = u32::from_le_bytes(arena[off..off + 4].try_into().unwrap()) as usize;
     &arena[off + 4..off + 4 + len]
@@ -140,18 +157,9 @@ impl RowSorter {
     /// than the caches, and each record would otherwise stall on memory.
     #[inline]
     fn prefetch(&self, i: usize) {
-        #[cfg(target_arch = "x86_64")]
         if let Some(k) = self.keys.get(i) {
-            // SAFETY: a prefetch is only a hint; the address is inside the arena.
-            unsafe {
-                use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-                let p = self.arena.as_ptr().add(k.off) as *const i8;
-                _mm_prefetch(p, _MM_HINT_T0);
-                _mm_prefetch(p.add(64), _MM_HINT_T0);
-            }
+            prefetch(&self.arena, k.off);
         }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = i;
     }
 
     pub fn spilled_runs(&self) -> usize {
@@ -207,26 +215,29 @@ impl RowSorter {
             }
             return Ok(());
         }
-        if !self.keys.is_empty() {
-            self.spill()?;
-        }
-        // Free the arena before the merge reads the runs back.
-        drop(std::mem::take(&mut self.arena));
-        let mut readers: Vec<Box<dyn Read>> = Vec::with_capacity(self.runs.len());
+        // The rows still held join the merge from memory: writing them out
+        // only to read them back cost a second pass through the disk. The
+        // arena is no larger than while it was filling.
+        self.sort();
+        let arena = std::mem::take(&mut self.arena);
+        let held = std::mem::take(&mut self.keys);
+        let mut readers: Vec<RunReader> = Vec::with_capacity(self.runs.len() + 1);
         for run in self.runs.drain(..) {
-            readers.push(if run.compressed {
+            readers.push(RunReader::Disk(if run.compressed {
                 let mut d = zstd::stream::read::Decoder::with_buffer(BufReader::with_capacity(64 << 10, run.file))?;
                 d.window_log_max(RUN_WINDOW_LOG)?;
                 // zstd's output comes in blocks; a small buffer keeps reads of one record cheap.
                 Box::new(BufReader::with_capacity(64 << 10, d))
             } else {
                 Box::new(BufReader::with_capacity(256 << 10, run.file))
-            });
+            }));
         }
+        // Last: the held rows arrived after every spilled one (ties go by run).
+        readers.push(RunReader::Memory { keys: held, next: 0 });
         let mut heap = BinaryHeap::with_capacity(readers.len());
         for (run, r) in readers.iter_mut().enumerate() {
             let mut rec = Vec::new();
-            if read_record(r, &mut rec)? {
+            if r.next(&arena, &mut rec)? {
                 heap.push(Head { rec, run });
             }
         }
@@ -235,11 +246,36 @@ impl RowSorter {
             sink(&Row::decode(&top.rec)?)?;
             // Refill the head's buffer in place: no allocation per row.
             let run = top.run;
-            if !read_record(&mut readers[run], &mut top.rec)? {
+            if !readers[run].next(&arena, &mut top.rec)? {
                 std::collections::binary_heap::PeekMut::pop(top);
             }
         }
         Ok(())
+    }
+}
+
+/// A run in the merge: spilled, or the rows still in the arena.
+enum RunReader {
+    Disk(Box<dyn Read>),
+    Memory { keys: Vec<Key>, next: usize },
+}
+
+impl RunReader {
+    /// The run's next record body into `buf`; `false` at the end.
+    fn next(&mut self, arena: &[u8], buf: &mut Vec<u8>) -> io::Result<bool> {
+        match self {
+            RunReader::Disk(r) => read_record(r, buf),
+            RunReader::Memory { keys, next } => {
+                let Some(k) = keys.get(*next) else { return Ok(false) };
+                if let Some(ahead) = keys.get(*next + PREFETCH) {
+                    prefetch(arena, ahead.off);
+                }
+                *next += 1;
+                buf.clear();
+                buf.extend_from_slice(body(arena, k.off));
+                Ok(true)
+            }
+        }
     }
 }
 
