@@ -7,28 +7,18 @@ const BLOCK: usize = 128;
 const MINIBLOCKS: usize = 4;
 const PER_MINIBLOCK: usize = BLOCK / MINIBLOCKS;
 
-fn varint(out: &mut Vec<u8>, mut v: u64) {
-    while v >= 0x80 {
-        out.push(v as u8 | 0x80);
-        v >>= 7;
-    }
-    out.push(v as u8);
-}
-
-fn zigzag(out: &mut Vec<u8>, v: i64) {
-    varint(out, ((v << 1) ^ (v >> 63)) as u64);
-}
+use crate::varint;
 
 /// DELTA_BINARY_PACKED of `values` (each below 2^31, as lengths are).
 pub fn binary_packed(values: &[i64], out: &mut Vec<u8>) {
-    varint(out, BLOCK as u64);
-    varint(out, MINIBLOCKS as u64);
-    varint(out, values.len() as u64);
-    zigzag(out, values.first().copied().unwrap_or(0));
+    varint::put(out, BLOCK as u64);
+    varint::put(out, MINIBLOCKS as u64);
+    varint::put(out, values.len() as u64);
+    varint::put_signed(out, values.first().copied().unwrap_or(0));
     let deltas: Vec<i64> = values.windows(2).map(|w| w[1] - w[0]).collect();
     for block in deltas.chunks(BLOCK) {
         let min = *block.iter().min().expect("non-empty block");
-        zigzag(out, min);
+        varint::put_signed(out, min);
         let widths_at = out.len();
         out.extend_from_slice(&[0; MINIBLOCKS]);
         for (m, mini) in block.chunks(PER_MINIBLOCK).enumerate() {
@@ -82,18 +72,7 @@ mod tests {
 
     /// A reference decoder of DELTA_BINARY_PACKED, from the format's text.
     fn unpack(b: &mut &[u8]) -> Vec<i64> {
-        fn uvarint(b: &mut &[u8]) -> u64 {
-            let (mut v, mut s) = (0u64, 0);
-            loop {
-                let c = b[0];
-                *b = &b[1..];
-                v |= ((c & 0x7f) as u64) << s;
-                s += 7;
-                if c < 0x80 {
-                    return v;
-                }
-            }
-        }
+        let uvarint = varint::take;
         let z = |v: u64| ((v >> 1) as i64) ^ -((v & 1) as i64);
         let (block, minis, n) = (uvarint(b) as usize, uvarint(b) as usize, uvarint(b) as usize);
         let mut out = vec![z(uvarint(b))];

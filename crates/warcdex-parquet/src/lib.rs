@@ -7,7 +7,8 @@
 //! - [`sort`]: bounded-memory sort (spilled runs, merge)
 //! - [`schema`], [`writer`]: the Parquet schema and the partitioned writer
 //! - [`file`]: one Parquet file, written by hand ([`column`] pages, [`rle`]
-//!   levels and indices, [`compress`], [`bloom`] filters, [`thrift`] metadata)
+//!   levels and indices, [`delta`] byte arrays, [`compress`], [`bloom`]
+//!   filters, [`thrift`] metadata, [`varint`]s for all of them)
 //! - [`job`]: a whole conversion
 
 pub mod bloom;
@@ -25,4 +26,5 @@ pub mod schema;
 pub mod sort;
 pub mod thrift;
 pub mod url;
+pub mod varint;
 pub mod writer;

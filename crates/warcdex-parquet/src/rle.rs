@@ -11,13 +11,7 @@ pub fn width_for(max: u32) -> u8 {
     (32 - max.leading_zeros()).max(1) as u8
 }
 
-fn varint(out: &mut Vec<u8>, mut v: u64) {
-    while v >= 0x80 {
-        out.push(v as u8 | 0x80);
-        v >>= 7;
-    }
-    out.push(v as u8);
-}
+use crate::varint;
 
 /// Appends the hybrid encoding of `values` (each below `1 << width`).
 pub fn encode<T: Copy + PartialEq + Into<u32>>(values: &[T], width: u8, out: &mut Vec<u8>) {
@@ -33,7 +27,7 @@ pub fn encode<T: Copy + PartialEq + Into<u32>>(values: &[T], width: u8, out: &mu
                 j += 1;
             }
             lit.flush(values, width, out);
-            varint(out, ((j - i) as u64) << 1);
+            varint::put(out, ((j - i) as u64) << 1);
             let v: u32 = v.into();
             out.extend_from_slice(&v.to_le_bytes()[..(width as usize).div_ceil(8)]);
             i = j;
@@ -61,7 +55,7 @@ impl Literals {
         if self.groups == 0 {
             return;
         }
-        varint(out, ((self.groups as u64) << 1) | 1);
+        varint::put(out, ((self.groups as u64) << 1) | 1);
         let w = width as u32;
         let (mut acc, mut bits) = (0u64, 0u32);
         for k in 0..self.groups * 8 {
@@ -85,20 +79,8 @@ mod tests {
     /// A reference decoder, written from the format's grammar.
     fn decode(mut b: &[u8], width: u8, n: usize) -> Vec<u32> {
         let mut out = Vec::new();
-        let read_varint = |b: &mut &[u8]| {
-            let (mut v, mut s) = (0u64, 0);
-            loop {
-                let c = b[0];
-                *b = &b[1..];
-                v |= ((c & 0x7f) as u64) << s;
-                s += 7;
-                if c < 0x80 {
-                    return v;
-                }
-            }
-        };
         while out.len() < n {
-            let h = read_varint(&mut b);
+            let h = varint::take(&mut b);
             if h & 1 == 1 {
                 let count = (h >> 1) as usize * 8;
                 let bytes = count * width as usize / 8;

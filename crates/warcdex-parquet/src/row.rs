@@ -11,7 +11,7 @@ use std::io;
 
 use crate::capture::Capture;
 use crate::host::{host_columns_in, HostColumns, HostScratch};
-use crate::url;
+use crate::{url, varint};
 
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct Row<S = String> {
@@ -264,13 +264,6 @@ const N_TEXT: usize = 28;
 /// Text fields a record keeps: all but crawl and subset, the last two.
 const N_STORED: usize = N_TEXT - 2;
 
-fn put_varint(buf: &mut Vec<u8>, mut v: u64) {
-    while v >= 0x80 {
-        buf.push(v as u8 | 0x80);
-        v >>= 7;
-    }
-    buf.push(v as u8);
-}
 
 /// An optional string field as `&str`, whatever the row's string type.
 pub fn opt_str<S: AsRef<str>>(v: &Option<S>) -> Option<&str> {
@@ -322,7 +315,7 @@ impl<S: AsRef<str>> Row<S> {
         for t in self.texts().into_iter().take(N_STORED) {
             match t {
                 Some(s) => {
-                    put_varint(buf, s.len() as u64 + 1);
+                    varint::put(buf, s.len() as u64 + 1);
                     buf.extend_from_slice(s.as_bytes());
                 }
                 None => buf.push(0),
@@ -348,18 +341,7 @@ fn bad_record() -> io::Error {
 
 /// The text field at the start of `b`, and the rest.
 fn text(b: &[u8]) -> io::Result<(Option<&[u8]>, &[u8])> {
-    let (mut v, mut used) = (0u64, 0);
-    loop {
-        let c = *b.get(used).ok_or_else(bad_record)?;
-        v |= ((c & 0x7f) as u64) << (7 * used);
-        used += 1;
-        if c < 0x80 {
-            break;
-        }
-        if used == 10 {
-            return Err(bad_record());
-        }
-    }
+    let (v, used) = varint::get(b).ok_or_else(bad_record)?;
     let b = &b[used..];
     if v == 0 {
         return Ok((None, b));

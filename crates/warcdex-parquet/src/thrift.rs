@@ -4,6 +4,8 @@
 //! Fields are written in increasing id order inside one struct; `begin` and
 //! `end` bracket nested structs (the id delta restarts in each).
 
+use crate::varint;
+
 const BOOL_TRUE: u8 = 1;
 const BOOL_FALSE: u8 = 2;
 const I8: u8 = 3;
@@ -49,16 +51,12 @@ impl Thrift {
         Thrift::default()
     }
 
-    fn varint(&mut self, mut v: u64) {
-        while v >= 0x80 {
-            self.buf.push(v as u8 | 0x80);
-            v >>= 7;
-        }
-        self.buf.push(v as u8);
+    fn varint(&mut self, v: u64) {
+        varint::put(&mut self.buf, v);
     }
 
     fn zigzag(&mut self, v: i64) {
-        self.varint(((v << 1) ^ (v >> 63)) as u64);
+        varint::put_signed(&mut self.buf, v);
     }
 
     fn field(&mut self, id: i16, ty: u8) {
