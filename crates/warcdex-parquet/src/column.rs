@@ -48,20 +48,24 @@ impl Physical {
     }
 
     /// Calls `f` with each value of a plain-encoded buffer.
-    fn each_plain<'a>(self, buf: &'a [u8], mut f: impl FnMut(&'a [u8])) {
+    fn each_plain<'a>(self, buf: &'a [u8], f: impl FnMut(&'a [u8])) {
         match self {
-            Physical::ByteArray => {
-                let mut p = 0;
-                while p < buf.len() {
-                    let n = u32::from_le_bytes(buf[p..p + 4].try_into().unwrap()) as usize;
-                    f(&buf[p + 4..p + 4 + n]);
-                    p += 4 + n;
-                }
-            }
+            Physical::ByteArray => byte_arrays(buf).for_each(f),
             Physical::Int32 => buf.chunks_exact(4).for_each(f),
             Physical::Int64 => buf.chunks_exact(8).for_each(f),
         }
     }
+}
+
+/// The values of a plain-encoded BYTE_ARRAY buffer (`u32` length + bytes).
+fn byte_arrays(buf: &[u8]) -> impl Iterator<Item = &[u8]> {
+    let mut p = 0;
+    std::iter::from_fn(move || {
+        let n = u32::from_le_bytes(buf.get(p..p + 4)?.try_into().unwrap()) as usize;
+        let v = &buf[p + 4..p + 4 + n];
+        p += 4 + n;
+        Some(v)
+    })
 }
 
 // Parquet's enum numbers.
@@ -157,9 +161,18 @@ pub struct Chunk {
     pub dict_page: Vec<u8>,
     /// The data pages, headers and bodies.
     pub pages: Vec<u8>,
-    /// Per data page: offset in `pages`, size, first row.
+    pub info: ChunkInfo,
+    pub bloom: Option<parquet::bloom_filter::Sbbf>,
+}
+
+/// What the footer and the page index say of a chunk, gathered page by page.
+#[derive(Default)]
+pub struct ChunkInfo {
+    /// Per data page: offset (in `Chunk::pages` until the file places
+    /// them), size, first row.
     pub locations: Vec<(u64, u32, u64)>,
     pub index: PageIndex,
+    /// Nulls counted page by page; the bounds set when the chunk ends.
     pub stats: Stats,
     pub values: u64,
     pub uncompressed: u64,
@@ -167,7 +180,6 @@ pub struct Chunk {
     pub dict_data_pages: u32,
     pub plain_data_pages: u32,
     pub delta_data_pages: u32,
-    pub bloom: Option<parquet::bloom_filter::Sbbf>,
 }
 
 /// What the column index holds for each page of a chunk.
@@ -201,19 +213,11 @@ pub struct Column {
     idx: Vec<u32>,
     rows: usize,
     nulls: usize,
-    // The chunk so far.
-    chunk_rows: u64,
+    // The chunk so far (bounds untruncated until it ends).
     pages: Vec<u8>,
-    locations: Vec<(u64, u32, u64)>,
-    index: PageIndex,
+    info: ChunkInfo,
     min: Option<Vec<u8>>,
     max: Option<Vec<u8>>,
-    nulls_total: u64,
-    uncompressed: u64,
-    compressed: u64,
-    dict_data_pages: u32,
-    plain_data_pages: u32,
-    delta_data_pages: u32,
     /// Scratch for DELTA_BYTE_ARRAY's lengths.
     prefixes: Vec<i64>,
     suffixes: Vec<i64>,
@@ -233,18 +237,10 @@ impl Column {
             idx: Vec::new(),
             rows: 0,
             nulls: 0,
-            chunk_rows: 0,
             pages: Vec::new(),
-            locations: Vec::new(),
-            index: PageIndex::default(),
+            info: ChunkInfo::default(),
             min: None,
             max: None,
-            nulls_total: 0,
-            uncompressed: 0,
-            compressed: 0,
-            dict_data_pages: 0,
-            plain_data_pages: 0,
-            delta_data_pages: 0,
             prefixes: Vec::new(),
             suffixes: Vec::new(),
             bloom: None,
@@ -335,7 +331,7 @@ impl Column {
         if self.rows == 0 {
             return Ok(());
         }
-        let first_page = self.locations.is_empty() && self.dict_data_pages == 0;
+        let first_page = self.info.locations.is_empty();
         if self.dict_on && first_page && self.dict.len() * 2 > self.rows {
             self.drop_dictionary();
         }
@@ -350,15 +346,15 @@ impl Column {
             let w = rle::width_for(self.dict.len().saturating_sub(1) as u32);
             body.push(w);
             rle::encode(&self.idx, w, &mut body);
-            self.dict_data_pages += 1;
+            self.info.dict_data_pages += 1;
             ENC_RLE_DICTIONARY
         } else if self.spec.delta && self.spec.physical == Physical::ByteArray {
-            delta::byte_array(&self.plain, &mut body, &mut self.prefixes, &mut self.suffixes);
-            self.delta_data_pages += 1;
+            delta::byte_array(byte_arrays(&self.plain), &mut body, &mut self.prefixes, &mut self.suffixes);
+            self.info.delta_data_pages += 1;
             ENC_DELTA_BYTE_ARRAY
         } else {
             body.extend_from_slice(&self.plain);
-            self.plain_data_pages += 1;
+            self.info.plain_data_pages += 1;
             ENC_PLAIN
         };
         let bounds = self.page_bounds().map(|(lo, hi)| (lo.to_vec(), hi.to_vec()));
@@ -371,16 +367,17 @@ impl Column {
                 if self.max.as_ref().is_none_or(|m| p.less(m, hi)) {
                     self.max = Some(hi.clone());
                 }
-                self.index.mins.push(self.bound(lo, false).0);
-                self.index.maxs.push(self.bound(hi, true).0);
+                let (lo, hi) = (self.bound(lo, false).0, self.bound(hi, true).0);
+                self.info.index.mins.push(lo);
+                self.info.index.maxs.push(hi);
             }
             None => {
-                self.index.mins.push(Vec::new());
-                self.index.maxs.push(Vec::new());
+                self.info.index.mins.push(Vec::new());
+                self.info.index.maxs.push(Vec::new());
             }
         }
-        self.index.null_pages.push(bounds.is_none());
-        self.index.null_counts.push(self.nulls as i64);
+        self.info.index.null_pages.push(bounds.is_none());
+        self.info.index.null_counts.push(self.nulls as i64);
 
         let data = comp.compress(&body)?;
         let mut h = Thrift::new();
@@ -390,11 +387,12 @@ impl Column {
         let offset = self.pages.len() as u64;
         self.pages.extend_from_slice(&h.buf);
         self.pages.extend_from_slice(data);
-        self.locations.push((offset, (h.buf.len() + data.len()) as u32, self.chunk_rows));
-        self.uncompressed += (h.buf.len() + body.len()) as u64;
-        self.compressed += (h.buf.len() + data.len()) as u64;
-        self.nulls_total += self.nulls as u64;
-        self.chunk_rows += self.rows as u64;
+        let info = &mut self.info;
+        info.locations.push((offset, (h.buf.len() + data.len()) as u32, info.values));
+        info.uncompressed += (h.buf.len() + body.len()) as u64;
+        info.compressed += (h.buf.len() + data.len()) as u64;
+        info.stats.nulls += self.nulls as u64;
+        info.values += self.rows as u64;
 
         self.defs.clear();
         self.plain.clear();
@@ -438,7 +436,7 @@ impl Column {
     pub fn finish_chunk(&mut self, comp: &mut Compressor) -> io::Result<Chunk> {
         self.finish_page(comp)?;
         let mut dict_page = Vec::new();
-        if self.dict_data_pages > 0 {
+        if self.info.dict_data_pages > 0 {
             let data = comp.compress(&self.dict.plain)?;
             let mut h = Thrift::new();
             h.open().i32(1, PAGE_DICTIONARY).i32(2, self.dict.plain.len() as i32).i32(3, data.len() as i32);
@@ -446,38 +444,18 @@ impl Column {
             h.end();
             dict_page.extend_from_slice(&h.buf);
             dict_page.extend_from_slice(data);
-            self.uncompressed += (h.buf.len() + self.dict.plain.len()) as u64;
-            self.compressed += dict_page.len() as u64;
+            self.info.uncompressed += (h.buf.len() + self.dict.plain.len()) as u64;
+            self.info.compressed += dict_page.len() as u64;
         }
         let min = self.min.take().map(|m| self.bound(&m, false));
         let max = self.max.take().map(|m| self.bound(&m, true));
         let fresh_bloom = self.new_bloom();
-        let mut index = std::mem::take(&mut self.index);
-        index.boundary_order = boundary_order(self.spec.physical, &index);
-        let chunk = Chunk {
-            dict_page,
-            pages: std::mem::take(&mut self.pages),
-            locations: std::mem::take(&mut self.locations),
-            index,
-            stats: Stats { nulls: self.nulls_total, min, max },
-            values: self.chunk_rows,
-            uncompressed: self.uncompressed,
-            compressed: self.compressed,
-            dict_data_pages: self.dict_data_pages,
-            plain_data_pages: self.plain_data_pages,
-            delta_data_pages: self.delta_data_pages,
-            bloom: std::mem::replace(&mut self.bloom, fresh_bloom),
-        };
+        let mut info = std::mem::take(&mut self.info);
+        (info.stats.min, info.stats.max) = (min, max);
+        info.index.boundary_order = boundary_order(self.spec.physical, &info.index);
         self.dict.clear();
         self.dict_on = self.spec.dictionary;
-        self.chunk_rows = 0;
-        self.nulls_total = 0;
-        self.uncompressed = 0;
-        self.compressed = 0;
-        self.dict_data_pages = 0;
-        self.plain_data_pages = 0;
-        self.delta_data_pages = 0;
-        Ok(chunk)
+        Ok(Chunk { dict_page, pages: std::mem::take(&mut self.pages), info, bloom: std::mem::replace(&mut self.bloom, fresh_bloom) })
     }
 }
 

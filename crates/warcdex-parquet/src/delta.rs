@@ -41,28 +41,23 @@ pub fn binary_packed(values: &[i64], out: &mut Vec<u8>) {
     }
 }
 
-/// DELTA_BYTE_ARRAY of the values in a plain-encoded buffer (`u32` length
-/// + bytes each); `prefixes` and `suffixes` are scratch.
-pub fn byte_array(plain: &[u8], out: &mut Vec<u8>, prefixes: &mut Vec<i64>, suffixes: &mut Vec<i64>) {
+/// DELTA_BYTE_ARRAY of `values`; `prefixes` and `suffixes` are scratch.
+pub fn byte_array<'a>(values: impl Iterator<Item = &'a [u8]>, out: &mut Vec<u8>, prefixes: &mut Vec<i64>, suffixes: &mut Vec<i64>) {
     prefixes.clear();
     suffixes.clear();
     let mut prev: &[u8] = &[];
-    let mut p = 0;
-    let mut spans = Vec::new();
-    while p < plain.len() {
-        let n = u32::from_le_bytes(plain[p..p + 4].try_into().unwrap()) as usize;
-        let v = &plain[p + 4..p + 4 + n];
+    let mut rests = Vec::new();
+    for v in values {
         let shared = prev.iter().zip(v).take_while(|(a, b)| a == b).count();
         prefixes.push(shared as i64);
-        suffixes.push((n - shared) as i64);
-        spans.push((p + 4 + shared, p + 4 + n));
+        suffixes.push((v.len() - shared) as i64);
+        rests.push(&v[shared..]);
         prev = v;
-        p += 4 + n;
     }
     binary_packed(prefixes, out);
     binary_packed(suffixes, out);
-    for (s, e) in spans {
-        out.extend_from_slice(&plain[s..e]);
+    for r in rests {
+        out.extend_from_slice(r);
     }
 }
 
@@ -130,13 +125,8 @@ mod tests {
     #[test]
     fn byte_arrays_keep_prefixes_out() {
         let vals = ["com,example)/", "com,example)/a", "com,example)/b", "org,x)/", ""];
-        let mut plain = Vec::new();
-        for v in vals {
-            plain.extend_from_slice(&(v.len() as u32).to_le_bytes());
-            plain.extend_from_slice(v.as_bytes());
-        }
         let mut out = Vec::new();
-        byte_array(&plain, &mut out, &mut Vec::new(), &mut Vec::new());
+        byte_array(vals.iter().map(|v| v.as_bytes()), &mut out, &mut Vec::new(), &mut Vec::new());
         let mut b = &out[..];
         assert_eq!(unpack(&mut b), [0, 13, 13, 0, 0]);
         assert_eq!(unpack(&mut b), [13, 1, 1, 7, 0]);

@@ -15,7 +15,7 @@ use std::fs::File;
 use std::io::{self, BufWriter, Write};
 use std::path::Path;
 
-use crate::column::{Chunk, Column, PageIndex, Physical, Spec, Stats, ENC_DELTA_BYTE_ARRAY, ENC_PLAIN, ENC_RLE, ENC_RLE_DICTIONARY};
+use crate::column::{Chunk, ChunkInfo, Column, PageIndex, Physical, Spec, ENC_DELTA_BYTE_ARRAY, ENC_PLAIN, ENC_RLE, ENC_RLE_DICTIONARY};
 use crate::compress::{Codec, Compressor};
 use crate::row::Row;
 use crate::schema::{Kind, COLUMNS};
@@ -55,20 +55,12 @@ fn physical(kind: Kind) -> Physical {
     }
 }
 
+/// A chunk as placed in the file (its locations are file offsets).
 struct ChunkMeta {
     start: u64,
     dict_page_offset: Option<u64>,
     data_page_offset: u64,
-    values: u64,
-    uncompressed: u64,
-    compressed: u64,
-    stats: Stats,
-    dict_data_pages: u32,
-    plain_data_pages: u32,
-    delta_data_pages: u32,
-    /// Data pages: file offset, size, first row.
-    locations: Vec<(u64, u32, u64)>,
-    index: PageIndex,
+    info: ChunkInfo,
     bloom: Option<(u64, u32)>,
     column_index: (u64, u32),
     offset_index: (u64, u32),
@@ -175,34 +167,19 @@ impl FileWriter {
         let mut chunks = Vec::with_capacity(self.cols.len());
         let mut blooms = Vec::new();
         for i in 0..self.cols.len() {
-            let Chunk { dict_page, pages, locations, index, stats, values, uncompressed, compressed, dict_data_pages, plain_data_pages, delta_data_pages, bloom } =
-                self.cols[i].finish_chunk(&mut self.comp)?;
+            let Chunk { dict_page, pages, mut info, bloom } = self.cols[i].finish_chunk(&mut self.comp)?;
             let start = self.pos;
             let dict_page_offset = (!dict_page.is_empty()).then_some(start);
             self.write(&dict_page)?;
             let data_page_offset = self.pos;
             self.write(&pages)?;
-            let locations = locations.into_iter().map(|(off, size, first)| (data_page_offset + off, size, first)).collect();
+            for loc in &mut info.locations {
+                loc.0 += data_page_offset;
+            }
             if let Some(b) = bloom {
                 blooms.push((i, b));
             }
-            chunks.push(ChunkMeta {
-                start,
-                dict_page_offset,
-                data_page_offset,
-                values,
-                uncompressed,
-                compressed,
-                stats,
-                dict_data_pages,
-                plain_data_pages,
-                delta_data_pages,
-                locations,
-                index,
-                bloom: None,
-                column_index: (0, 0),
-                offset_index: (0, 0),
-            });
+            chunks.push(ChunkMeta { start, dict_page_offset, data_page_offset, info, bloom: None, column_index: (0, 0), offset_index: (0, 0) });
         }
         for (i, b) in blooms {
             let mut buf = Vec::new();
@@ -221,14 +198,14 @@ impl FileWriter {
         let mut groups = std::mem::take(&mut self.groups);
         for g in &mut groups {
             for ch in &mut g.chunks {
-                let t = column_index(&ch.index);
+                let t = column_index(&ch.info.index);
                 ch.column_index = (self.pos, t.len() as u32);
                 self.write(&t)?;
             }
         }
         for g in &mut groups {
             for ch in &mut g.chunks {
-                let t = offset_index(&ch.locations);
+                let t = offset_index(&ch.info.locations);
                 ch.offset_index = (self.pos, t.len() as u32);
                 self.write(&t)?;
             }
@@ -284,26 +261,26 @@ fn column_metadata(t: &mut Thrift, ch: &ChunkMeta, name: &str, kind: Kind, codec
     let p = physical(kind);
     t.begin(3).i32(1, p.thrift_id());
     let mut encodings = vec![];
-    if ch.plain_data_pages > 0 || ch.dict_page_offset.is_some() {
+    if ch.info.plain_data_pages > 0 || ch.dict_page_offset.is_some() {
         encodings.push(ENC_PLAIN);
     }
     encodings.push(ENC_RLE);
-    if ch.delta_data_pages > 0 {
+    if ch.info.delta_data_pages > 0 {
         encodings.push(ENC_DELTA_BYTE_ARRAY);
     }
-    if ch.dict_data_pages > 0 {
+    if ch.info.dict_data_pages > 0 {
         encodings.push(ENC_RLE_DICTIONARY);
     }
     t.list(2, Elem::I32, encodings.len());
     encodings.iter().for_each(|&e| t.elem_i32(e));
     t.list(3, Elem::Binary, 1);
     t.bytes(name.as_bytes());
-    t.i32(4, codec.thrift_id()).i64(5, ch.values as i64).i64(6, ch.uncompressed as i64).i64(7, ch.compressed as i64);
+    t.i32(4, codec.thrift_id()).i64(5, ch.info.values as i64).i64(6, ch.info.uncompressed as i64).i64(7, ch.info.compressed as i64);
     t.i64(9, ch.data_page_offset as i64);
     if let Some(d) = ch.dict_page_offset {
         t.i64(11, d as i64);
     }
-    let s = &ch.stats;
+    let s = &ch.info.stats;
     t.begin(12);
     if p != Physical::ByteArray {
         // The deprecated fields too: integers sort the same under both orders.
@@ -321,14 +298,14 @@ fn column_metadata(t: &mut Thrift, ch: &ChunkMeta, name: &str, kind: Kind, codec
     if ch.dict_page_offset.is_some() {
         stats.push((2, ENC_PLAIN, 1));
     }
-    if ch.dict_data_pages > 0 {
-        stats.push((0, ENC_RLE_DICTIONARY, ch.dict_data_pages as i32));
+    if ch.info.dict_data_pages > 0 {
+        stats.push((0, ENC_RLE_DICTIONARY, ch.info.dict_data_pages as i32));
     }
-    if ch.plain_data_pages > 0 {
-        stats.push((0, ENC_PLAIN, ch.plain_data_pages as i32));
+    if ch.info.plain_data_pages > 0 {
+        stats.push((0, ENC_PLAIN, ch.info.plain_data_pages as i32));
     }
-    if ch.delta_data_pages > 0 {
-        stats.push((0, ENC_DELTA_BYTE_ARRAY, ch.delta_data_pages as i32));
+    if ch.info.delta_data_pages > 0 {
+        stats.push((0, ENC_DELTA_BYTE_ARRAY, ch.info.delta_data_pages as i32));
     }
     t.list(13, Elem::Struct, stats.len());
     for (page, enc, n) in stats {
@@ -358,8 +335,8 @@ fn file_metadata(groups: &[GroupMeta], layout: &FileLayout) -> Vec<u8> {
             t.i64(6, ch.column_index.0 as i64).i32(7, ch.column_index.1 as i32);
             t.end();
         }
-        let uncompressed: u64 = g.chunks.iter().map(|c| c.uncompressed).sum();
-        let compressed: u64 = g.chunks.iter().map(|c| c.compressed).sum();
+        let uncompressed: u64 = g.chunks.iter().map(|c| c.info.uncompressed).sum();
+        let compressed: u64 = g.chunks.iter().map(|c| c.info.compressed).sum();
         t.i64(2, uncompressed as i64).i64(3, g.rows as i64);
         t.list(4, Elem::Struct, SORTED_BY.len());
         for name in SORTED_BY {
