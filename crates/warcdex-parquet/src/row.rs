@@ -252,13 +252,19 @@ fn partition_into(s: &mut String, crawl: &str, subset: &str, by: &[String]) {
 
 // --- binary form ------------------------------------------------------------
 //
-// A record is `u32 length` + body. The body holds the text fields in
-// `texts()` order but crawl and subset (the partition path carries them and
-// no column stores them), each as a varint of its length + 1 (0: null) and
-// the bytes, then the fixed-width tail. Partition and surtkey come first and
-// fetch_time opens the tail, so the sorter reads its keys without decoding
-// the record. (Fixed u32 lengths and the two dead fields made records 19%
-// larger, and the sort spills and reads back every byte of them.)
+// A record is `u32 length` + body. The body is a header of lengths, the
+// text bytes back to back, then the fixed-width tail:
+//
+//   [header bytes: u8] [per text field: varint(len + 1), 0 for null] [texts] [tail]
+//
+// The text fields are those of `texts()` but crawl and subset (the
+// partition path carries them and no column stores them); partition and
+// surtkey come first and fetch_time opens the tail, so the sorter reads its
+// keys without decoding the record. Keeping the texts contiguous lets a
+// record read back from disk be checked as UTF-8 in one pass: one check per
+// field cost about as much as the rest of the merge. (Fixed u32 lengths and
+// the two dead fields made records 19% larger, and the sort spills and
+// reads back every byte of them.)
 
 const N_TEXT: usize = 28;
 /// Text fields a record keeps: all but crawl and subset, the last two.
@@ -311,15 +317,16 @@ impl<S: AsRef<str>> Row<S> {
     /// Appends the row as one length-prefixed record.
     pub fn encode(&self, buf: &mut Vec<u8>) {
         let start = buf.len();
-        buf.extend_from_slice(&[0; 4]);
-        for t in self.texts().into_iter().take(N_STORED) {
-            match t {
-                Some(s) => {
-                    varint::put(buf, s.len() as u64 + 1);
-                    buf.extend_from_slice(s.as_bytes());
-                }
-                None => buf.push(0),
-            }
+        buf.extend_from_slice(&[0; 5]);
+        let texts = self.texts();
+        let texts = &texts[..N_STORED];
+        for t in texts {
+            // A length fits five varint bytes, so the header fits its u8.
+            varint::put(buf, t.map_or(0, |s| s.len() as u64 + 1));
+        }
+        buf[start + 4] = (buf.len() - start - 5) as u8;
+        for s in texts.iter().flatten() {
+            buf.extend_from_slice(s.as_bytes());
         }
         for v in [self.fetch_time, self.offset, self.length, self.port.map_or(i64::MIN, i64::from)] {
             buf.extend_from_slice(&v.to_le_bytes());
@@ -339,15 +346,21 @@ fn bad_record() -> io::Error {
     io::Error::new(io::ErrorKind::InvalidData, "corrupt sort record")
 }
 
-/// The text field at the start of `b`, and the rest.
-fn text(b: &[u8]) -> io::Result<(Option<&[u8]>, &[u8])> {
-    let (v, used) = varint::get(b).ok_or_else(bad_record)?;
-    let b = &b[used..];
-    if v == 0 {
-        return Ok((None, b));
+/// The header and the bytes that follow it (texts and tail).
+fn header(body: &[u8]) -> io::Result<(&[u8], &[u8])> {
+    let (&n, rest) = body.split_first().ok_or_else(bad_record)?;
+    let n = n as usize;
+    if rest.len() < n {
+        return Err(bad_record());
     }
-    let n = (v - 1) as usize;
-    Ok((Some(b.get(..n).ok_or_else(bad_record)?), &b[n..]))
+    Ok(rest.split_at(n))
+}
+
+/// The next length of a header: `None` for a null field.
+fn next_len(h: &mut &[u8]) -> io::Result<Option<usize>> {
+    let (v, used) = varint::get(h).ok_or_else(bad_record)?;
+    *h = &h[used..];
+    Ok(v.checked_sub(1).map(|n| n as usize))
 }
 
 /// Partition, surtkey and fetch_time of a record body, for sorting.
@@ -362,13 +375,14 @@ pub fn check_sort_key(body: &[u8]) -> io::Result<()> {
 }
 
 fn checked_sort_key(body: &[u8]) -> io::Result<(&[u8], &[u8], i64)> {
-    let (p, rest) = text(body)?;
-    let (k, rest) = text(rest)?;
-    if rest.len() < TAIL {
+    let (mut h, rest) = header(body)?;
+    let p = next_len(&mut h)?.unwrap_or(0);
+    let k = next_len(&mut h)?.unwrap_or(0);
+    if rest.len() < p + k + TAIL {
         return Err(bad_record());
     }
     let t = body.len() - TAIL;
-    Ok((p.unwrap_or_default(), k.unwrap_or_default(), i64::from_le_bytes(body[t..t + 8].try_into().unwrap())))
+    Ok((&rest[..p], &rest[p..p + k], i64::from_le_bytes(body[t..t + 8].try_into().unwrap())))
 }
 
 impl<S> Row<S> {
@@ -412,8 +426,7 @@ impl<'a> Row<&'a str> {
         Row::decode_with(body, |b| std::str::from_utf8(b).map_err(|_| bad_record()))
     }
 
-    /// [`Row::decode`] without checking UTF-8, which costs about as much as
-    /// the rest of the decoding.
+    /// [`Row::decode`] without checking UTF-8.
     ///
     /// # Safety
     /// `body` must be a record [`Row::encode`] wrote (its text fields are
@@ -424,21 +437,33 @@ impl<'a> Row<&'a str> {
     }
 
     fn decode_with(body: &'a [u8], utf8: impl Fn(&'a [u8]) -> io::Result<&'a str>) -> io::Result<RowView<'a>> {
-        // crawl and subset are not kept: they come back empty.
-        let mut t: [Option<&str>; N_TEXT] = [None; N_TEXT];
-        t[N_STORED..].fill(Some(""));
-        let mut rest = body;
-        for slot in t.iter_mut().take(N_STORED) {
-            let (v, r) = text(rest)?;
-            *slot = v.map(&utf8).transpose()?;
-            rest = r;
+        let (mut h, rest) = header(body)?;
+        let mut spans = [None; N_STORED];
+        let mut end = 0usize;
+        for span in &mut spans {
+            if let Some(n) = next_len(&mut h)? {
+                *span = Some((end, end + n));
+                end += n;
+            }
         }
-        if rest.len() != TAIL {
+        if !h.is_empty() || rest.len() != end.checked_add(TAIL).ok_or_else(bad_record)? {
             return Err(bad_record());
         }
-        let i = |k: usize| i64::from_le_bytes(rest[8 * k..8 * k + 8].try_into().unwrap());
+        let texts = utf8(&rest[..end])?;
+        // crawl and subset are not kept: they come back empty.
+        let mut t: [Option<&str>; N_TEXT] = [Some(""); N_TEXT];
+        for (slot, span) in t.iter_mut().zip(spans) {
+            // `get` refuses a cut inside a character, which a corrupt
+            // header could ask for even in valid UTF-8.
+            *slot = match span {
+                Some((a, b)) => Some(texts.get(a..b).ok_or_else(bad_record)?),
+                None => None,
+            };
+        }
+        let tail = &rest[end..];
+        let i = |k: usize| i64::from_le_bytes(tail[8 * k..8 * k + 8].try_into().unwrap());
         let port = (i(3) != i64::MIN).then(|| i(3) as i32);
-        let status = i16::from_le_bytes(rest[32..34].try_into().unwrap());
+        let status = i16::from_le_bytes(tail[32..34].try_into().unwrap());
         Ok(Row::from_texts(t, i(0), i(1), i(2), port, status))
     }
 }
@@ -522,11 +547,29 @@ mod tests {
     #[test]
     fn corrupt_records_are_errors() {
         let mut buf = Vec::new();
-        Row::<String>::default().encode(&mut buf);
-        for cut in [0, 3, 10, buf.len() - 5] {
-            assert!(Row::decode(&buf[4..4 + cut]).is_err(), "cut at {cut}");
-            assert!(check_sort_key(&buf[4..4 + cut]).is_err() || cut >= 10, "cut at {cut}");
+        let row = Row::<String> { surtkey: "é,x)/".into(), url: "http://x.é/".into(), ..Default::default() };
+        row.encode(&mut buf);
+        let body = &buf[4..];
+        assert!(Row::decode(body).is_ok());
+        let texts_at = 1 + body[0] as usize;
+        for cut in 0..body.len() {
+            assert!(Row::decode(&body[..cut]).is_err(), "cut at {cut}");
+            // The keys are read from the front and fetch_time from the end:
+            // a cut must leave room for both.
+            if cut < texts_at + "é,x)/".len() + TAIL {
+                assert!(check_sort_key(&body[..cut]).is_err(), "cut at {cut}");
+            }
         }
+        // Texts that are not UTF-8: the one check over all of them sees it.
+        let mut bad = body.to_vec();
+        bad[texts_at + 1] = 0xff;
+        assert!(Row::decode(&bad).is_err());
+        // A header that moves a boundary inside 'é' (two bytes): the texts
+        // are still UTF-8 as a whole, the fields would not be.
+        let mut shifted = body.to_vec();
+        assert_eq!((shifted[2], shifted[3]), (7, 13), "surtkey 6 bytes, url 12");
+        (shifted[2], shifted[3]) = (2, 18);
+        assert!(Row::decode(&shifted).is_err());
     }
 
     #[test]

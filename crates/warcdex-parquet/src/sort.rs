@@ -236,15 +236,20 @@ impl RowSorter {
         readers.push(RunReader::Memory { keys: held, next: 0 });
         let mut heap = BinaryHeap::with_capacity(readers.len());
         for (run, r) in readers.iter_mut().enumerate() {
-            let mut rec = Vec::new();
+            let mut rec = Rec::Read(Vec::new());
             if r.next(&arena, &mut rec)? {
                 heap.push(Head { rec, run });
             }
         }
         while let Some(mut top) = heap.peek_mut() {
-            // Checked: runs come back from disk.
-            sink(&Row::decode(&top.rec)?)?;
-            // Refill the head's buffer in place: no allocation per row.
+            let row = match &top.rec {
+                // Checked: runs come back from disk.
+                Rec::Read(buf) => Row::decode(buf)?,
+                // SAFETY: the arena holds only records `push` encoded from `str`s.
+                Rec::Held(body) => unsafe { Row::decode_unchecked(body)? },
+            };
+            sink(&row)?;
+            // Refill the head in place: no allocation per row.
             let run = top.run;
             if !readers[run].next(&arena, &mut top.rec)? {
                 std::collections::binary_heap::PeekMut::pop(top);
@@ -260,19 +265,40 @@ enum RunReader {
     Memory { keys: Vec<Key>, next: usize },
 }
 
-impl RunReader {
-    /// The run's next record body into `buf`; `false` at the end.
-    fn next(&mut self, arena: &[u8], buf: &mut Vec<u8>) -> io::Result<bool> {
+/// A record in the merge: read back into a buffer, or still in the arena
+/// (neither copied nor checked again).
+enum Rec<'a> {
+    Read(Vec<u8>),
+    Held(&'a [u8]),
+}
+
+impl Rec<'_> {
+    fn body(&self) -> &[u8] {
         match self {
-            RunReader::Disk(r) => read_record(r, buf),
+            Rec::Read(b) => b,
+            Rec::Held(b) => b,
+        }
+    }
+}
+
+impl RunReader {
+    /// The run's next record into `rec` (its buffer reused); `false` at the end.
+    fn next<'a>(&mut self, arena: &'a [u8], rec: &mut Rec<'a>) -> io::Result<bool> {
+        match self {
+            RunReader::Disk(r) => {
+                if let Rec::Held(_) = rec {
+                    *rec = Rec::Read(Vec::new());
+                }
+                let Rec::Read(buf) = rec else { unreachable!() };
+                read_record(r, buf)
+            }
             RunReader::Memory { keys, next } => {
                 let Some(k) = keys.get(*next) else { return Ok(false) };
                 if let Some(ahead) = keys.get(*next + PREFETCH) {
                     prefetch(arena, ahead.off);
                 }
                 *next += 1;
-                buf.clear();
-                buf.extend_from_slice(body(arena, k.off));
+                *rec = Rec::Held(body(arena, k.off));
                 Ok(true)
             }
         }
@@ -294,28 +320,28 @@ fn read_record(r: &mut impl Read, buf: &mut Vec<u8>) -> io::Result<bool> {
 }
 
 /// A run's current record in the merge.
-struct Head {
-    rec: Vec<u8>,
+struct Head<'a> {
+    rec: Rec<'a>,
     run: usize,
 }
 
-impl PartialEq for Head {
+impl PartialEq for Head<'_> {
     fn eq(&self, o: &Self) -> bool {
         self.cmp(o) == Ordering::Equal
     }
 }
-impl Eq for Head {}
-impl PartialOrd for Head {
+impl Eq for Head<'_> {}
+impl PartialOrd for Head<'_> {
     fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
         Some(self.cmp(o))
     }
 }
-impl Ord for Head {
+impl Ord for Head<'_> {
     // Reversed for a min-heap. Runs hold consecutive stretches of the input,
     // so the run index breaks ties in arrival order, as within a run.
     fn cmp(&self, o: &Self) -> Ordering {
-        let (pa, ka, ta) = sort_key(&self.rec);
-        let (pb, kb, tb) = sort_key(&o.rec);
+        let (pa, ka, ta) = sort_key(self.rec.body());
+        let (pb, kb, tb) = sort_key(o.rec.body());
         (pb, kb, tb, o.run).cmp(&(pa, ka, ta, self.run))
     }
 }
