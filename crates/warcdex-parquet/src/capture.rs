@@ -171,43 +171,101 @@ fn key_slot(key: &[u8]) -> Option<usize> {
     })
 }
 
-/// The JSON string starting at `b[i]` (just after its opening quote), when it
-/// needs no unescaping: returns the index of its closing quote. Backslashes
-/// and control characters (which serde_json rejects) give `None`.
+/// For one block of at most 64 bytes: bit `k` of the first mask set when
+/// `block[k]` is a double quote, of the second when it is a backslash or a
+/// control character.
 #[inline]
-fn plain_string(b: &[u8], mut i: usize) -> Option<usize> {
-    // Eight bytes at a time while none can be '"', '\\' or below 0x20 (the
-    // lowest flagged byte is exact, so no such byte is ever stepped over); a
-    // call per string (memchr) cost more than the scan on these short strings.
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    while let Some(w) = b.get(i..i + 8) {
-        let w = u64::from_le_bytes(w.try_into().unwrap());
-        let q = w ^ (ONES * b'"' as u64);
-        let s = w ^ (ONES * b'\\' as u64);
-        let m = ((q.wrapping_sub(ONES) & !q) | (s.wrapping_sub(ONES) & !s) | (w.wrapping_sub(ONES * 0x20) & !w)) & HIGH;
-        if m != 0 {
-            i += (m.trailing_zeros() / 8) as usize;
-            break;
+fn block_bits(block: &[u8]) -> (u64, u64) {
+    // Padded with spaces, which are neither.
+    let mut a = [b' '; 64];
+    let full: &[u8; 64] = match block.try_into() {
+        Ok(b) => b,
+        Err(_) => {
+            a[..block.len()].copy_from_slice(block);
+            &a
         }
-        i += 8;
-    }
-    while i < b.len() {
-        match b[i] {
-            b'"' => return Some(i),
-            b'\\' | 0..=0x1f => return None,
-            _ => i += 1,
+    };
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::*;
+        // SAFETY: SSE2 is part of x86_64; the loads read 4 x 16 bytes of a 64-byte array.
+        unsafe {
+            let (quote, backslash, c31) = (_mm_set1_epi8(b'"' as i8), _mm_set1_epi8(b'\\' as i8), _mm_set1_epi8(0x1f));
+            let (mut q, mut sp) = (0u64, 0u64);
+            for k in 0..4 {
+                let v = _mm_loadu_si128(full.as_ptr().add(16 * k) as *const _);
+                // Unsigned v <= 0x1f: max(v, 0x1f) == 0x1f.
+                let special = _mm_or_si128(_mm_cmpeq_epi8(v, backslash), _mm_cmpeq_epi8(_mm_max_epu8(v, c31), c31));
+                q |= (_mm_movemask_epi8(_mm_cmpeq_epi8(v, quote)) as u16 as u64) << (16 * k);
+                sp |= (_mm_movemask_epi8(special) as u16 as u64) << (16 * k);
+            }
+            (q, sp)
         }
     }
-    None
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let (mut q, mut sp) = (0u64, 0u64);
+        for (k, &c) in full.iter().enumerate() {
+            q |= ((c == b'"') as u64) << k;
+            sp |= ((c == b'\\' || c < 0x20) as u64) << k;
+        }
+        (q, sp)
+    }
 }
 
-#[inline]
-fn skip_spaces(b: &[u8], mut i: usize) -> usize {
-    while i < b.len() && b[i] == b' ' {
-        i += 1;
+/// The positions of the double quotes in `b`, found 64 bytes at a time. It
+/// ends early, as if there were no more quotes, at a block holding a
+/// backslash or a control character (serde's cases).
+struct Quotes<'a> {
+    b: &'a [u8],
+    base: usize,
+    bits: u64,
+}
+
+impl<'a> Quotes<'a> {
+    fn new(b: &'a [u8]) -> Self {
+        let mut q = Quotes { b, base: 0, bits: 0 };
+        q.load();
+        q
     }
-    i
+
+    fn load(&mut self) {
+        let (quotes, special) = block_bits(&self.b[self.base..(self.base + 64).min(self.b.len())]);
+        if special != 0 {
+            self.base = self.b.len();
+        }
+        self.bits = if special != 0 { 0 } else { quotes };
+    }
+}
+
+impl Iterator for Quotes<'_> {
+    type Item = usize;
+    #[inline]
+    fn next(&mut self) -> Option<usize> {
+        while self.bits == 0 {
+            self.base += 64;
+            if self.base >= self.b.len() {
+                return None;
+            }
+            self.load();
+        }
+        let k = self.bits.trailing_zeros() as usize;
+        self.bits &= self.bits - 1;
+        Some(self.base + k)
+    }
+}
+
+fn only_spaces(b: &[u8]) -> bool {
+    b.iter().all(|&c| c == b' ')
+}
+
+/// `:` with spaces around it (mostly the bare `:` of compact JSON).
+fn is_colon(b: &[u8]) -> bool {
+    if b == b":" {
+        return true;
+    }
+    let n = b.iter().take_while(|&&c| c == b' ').count();
+    b.get(n) == Some(&b':') && only_spaces(&b[n + 1..])
 }
 
 /// The CDXJ JSON real indexes hold (one flat object of escape-free string
@@ -215,39 +273,44 @@ fn skip_spaces(b: &[u8], mut i: usize) -> usize {
 /// slices: serde_json was most of the line parsing time. Anything else gives
 /// `None` and goes to serde, so the result never depends on which path read
 /// the line.
+///
+/// Without backslashes every quote delimits a string, so the object's
+/// structure is read off the quote positions alone; the bytes between them
+/// must then be exactly `{`, `:`, `,`, `}` and spaces. Every byte up to the
+/// last quote is seen by [`Quotes`] (backslashes and control characters go
+/// to serde: it unescapes the one and rejects the other in strings), and
+/// only spaces and `}` may follow it. (A scan of the strings byte by byte
+/// cost 1.5x as many instructions.)
 fn flat_cdxj(json: &str) -> Option<[Option<&str>; 12]> {
     let b = json.as_bytes();
-    let mut out: [Option<&str>; 12] = [None; 12];
     if b.first() != Some(&b'{') {
         return None;
     }
-    let mut i = skip_spaces(b, 1);
+    let mut out: [Option<&str>; 12] = [None; 12];
+    let mut quotes = Quotes::new(b);
+    let mut i = 1; // just after `{` or `,`
     loop {
-        if b.get(i) != Some(&b'"') {
+        let key_start = quotes.next()?;
+        let key_end = quotes.next()?;
+        let value_start = quotes.next()?;
+        let value_end = quotes.next()?;
+        if !only_spaces(&b[i..key_start]) || !is_colon(&b[key_end + 1..value_start]) {
             return None;
         }
-        let key_end = plain_string(b, i + 1)?;
-        let key = &b[i + 1..key_end];
-        i = skip_spaces(b, key_end + 1);
-        if b.get(i) != Some(&b':') {
-            return None;
-        }
-        i = skip_spaces(b, i + 1);
-        if b.get(i) != Some(&b'"') {
-            return None;
-        }
-        let end = plain_string(b, i + 1)?;
-        if let Some(slot) = key_slot(key) {
+        if let Some(slot) = key_slot(&b[key_start + 1..key_end]) {
             if out[slot].is_some() {
                 return None; // serde rejects a duplicate field
             }
             // Quotes are ASCII, so both ends are char boundaries.
-            out[slot] = Some(&json[i + 1..end]);
+            out[slot] = Some(&json[value_start + 1..value_end]);
         }
-        i = skip_spaces(b, end + 1);
-        match b.get(i) {
-            Some(b',') => i = skip_spaces(b, i + 1),
-            Some(b'}') if i + 1 == b.len() => return Some(out),
+        let mut j = value_end + 1;
+        while b.get(j) == Some(&b' ') {
+            j += 1;
+        }
+        match b.get(j) {
+            Some(b',') => i = j + 1,
+            Some(b'}') if j + 1 == b.len() => return Some(out),
             _ => return None,
         }
     }
