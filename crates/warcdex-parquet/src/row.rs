@@ -324,9 +324,9 @@ impl<S: AsRef<str>> Row<S> {
     /// Appends the row as one length-prefixed record.
     pub fn encode(&self, buf: &mut Vec<u8>) {
         let start = buf.len();
-        buf.extend_from_slice(&[0; 5]);
         let texts = self.texts();
         let texts = &texts[..N_STORED];
+        buf.extend_from_slice(&[0; 5]);
         for t in texts {
             // A length fits five varint bytes, so the header fits its u8.
             varint::put(buf, t.map_or(0, |s| s.len() as u64 + 1));
