@@ -25,20 +25,40 @@ pub fn binary_packed(values: &[i64], out: &mut Vec<u8>) {
             let max = mini.iter().map(|&d| (d - min) as u64).max().unwrap_or(0);
             let width = 64 - max.leading_zeros();
             out[widths_at + m] = width as u8;
-            // Bit-packed LSB first, padded to a whole miniblock.
-            let (mut acc, mut bits) = (0u64, 0u32);
+            // Bit-packed LSB first, padded to a whole miniblock: 32 values
+            // of `width` bits are exactly `4 * width` bytes.
+            let mut packed = [0u8; 8 * PER_MINIBLOCK];
+            let (mut acc, mut bits, mut n) = (0u128, 0u32, 0usize);
             for k in 0..PER_MINIBLOCK {
                 let v = mini.get(k).map_or(0, |&d| (d - min) as u64);
-                acc |= v << bits;
+                acc |= (v as u128) << bits;
                 bits += width;
-                while bits >= 8 {
-                    out.push(acc as u8);
-                    acc >>= 8;
-                    bits -= 8;
+                if bits >= 64 {
+                    packed[n..n + 8].copy_from_slice(&(acc as u64).to_le_bytes());
+                    n += 8;
+                    acc >>= 64;
+                    bits -= 64;
                 }
             }
+            let tail = (bits as usize).div_ceil(8);
+            packed[n..n + tail].copy_from_slice(&(acc as u64).to_le_bytes()[..tail]);
+            out.extend_from_slice(&packed[..n + tail]);
         }
     }
+}
+
+/// How many leading bytes `a` and `b` share, compared eight at a time.
+fn shared_prefix(a: &[u8], b: &[u8]) -> usize {
+    let n = a.len().min(b.len());
+    let mut i = 0;
+    while i + 8 <= n {
+        let x = u64::from_le_bytes(a[i..i + 8].try_into().unwrap()) ^ u64::from_le_bytes(b[i..i + 8].try_into().unwrap());
+        if x != 0 {
+            return i + (x.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    i + a[i..n].iter().zip(&b[i..n]).take_while(|(x, y)| x == y).count()
 }
 
 /// DELTA_BYTE_ARRAY of `values`; `prefixes` and `suffixes` are scratch.
@@ -48,7 +68,7 @@ pub fn byte_array<'a>(values: impl Iterator<Item = &'a [u8]>, out: &mut Vec<u8>,
     let mut prev: &[u8] = &[];
     let mut rests = Vec::new();
     for v in values {
-        let shared = prev.iter().zip(v).take_while(|(a, b)| a == b).count();
+        let shared = shared_prefix(prev, v);
         prefixes.push(shared as i64);
         suffixes.push((v.len() - shared) as i64);
         rests.push(&v[shared..]);
@@ -106,11 +126,12 @@ mod tests {
     #[test]
     fn binary_packed_round_trips() {
         let mut seed = 3u64;
-        for n in [0usize, 1, 2, 31, 32, 33, 127, 128, 129, 200, 1000] {
+        for n in [0usize, 1, 2, 31, 32, 33, 127, 128, 129, 200, 1000, 1001] {
             let values: Vec<i64> = (0..n)
                 .map(|_| {
                     seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-                    ((seed >> 33) % if n % 2 == 0 { 300 } else { 1 << 30 }) as i64
+                    // Widths from a few bits to 62 (the packer spills 64-bit words).
+                    ((seed >> 33) % if n % 2 == 0 { 300 } else { 1 << 30 }) as i64 * if n == 1001 { 1 << 31 } else { 1 }
                 })
                 .collect();
             let mut out = Vec::new();
@@ -119,6 +140,21 @@ mod tests {
             let back = unpack(&mut b);
             assert_eq!(back, values, "n = {n}");
             assert!(b.is_empty(), "n = {n}: {} bytes left", b.len());
+        }
+    }
+
+    #[test]
+    fn shared_prefixes_at_every_position() {
+        let a: Vec<u8> = (0..40u8).collect();
+        for len_b in 0..=40 {
+            for diff in 0..=len_b {
+                let mut b = a[..len_b].to_vec();
+                if diff < len_b {
+                    b[diff] ^= 0x80;
+                }
+                assert_eq!(shared_prefix(&a, &b), diff.min(len_b), "len {len_b}, first difference at {diff}");
+                assert_eq!(shared_prefix(&b, &a), diff.min(len_b));
+            }
         }
     }
 
