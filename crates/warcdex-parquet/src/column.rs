@@ -50,7 +50,9 @@ impl Physical {
         }
     }
 
+    #[inline]
     fn put_plain(self, v: &[u8], out: &mut Vec<u8>) {
+        out.reserve(4 + v.len());
         if self == Physical::ByteArray {
             out.extend_from_slice(&(v.len() as u32).to_le_bytes());
         }

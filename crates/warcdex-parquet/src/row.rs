@@ -145,17 +145,21 @@ pub struct RowRules {
 pub const UNKNOWN_CRAWL: &str = "unknown";
 
 /// Buffers for the derived strings that are not slices of the capture,
-/// reused from row to row.
+/// reused from row to row (one scratch serves one [`RowRules`]: partition
+/// paths are kept by crawl and subset).
 #[derive(Debug, Default)]
 pub struct DeriveScratch {
     host: HostScratch,
     protocol: String,
     crawl: String,
-    partition: String,
-    /// The crawl and subset `partition` was built from: consecutive rows
-    /// mostly share them, and escaping them again cost more than comparing.
-    partition_of: (String, String),
+    /// Partition paths built so far, with the crawl and subset each was
+    /// built from: rows share a few, and escaping them again cost more than
+    /// finding them (consecutive rows alternate between subsets).
+    partitions: Vec<(String, String, String)>,
 }
+
+/// At most this many partition paths are kept in [`DeriveScratch`].
+const KEPT_PARTITIONS: usize = 16;
 
 impl Row {
     /// Derives every column; `None` when the timestamp cannot be read (CC
@@ -170,7 +174,7 @@ impl<'a> Row<&'a str> {
     /// and `s`.
     pub fn derive_in(c: &'a Capture<'_>, rules: &'a RowRules, s: &'a mut DeriveScratch) -> Option<RowView<'a>> {
         let fetch_time = timestamp_millis(&c.timestamp)?;
-        let DeriveScratch { host: host_scratch, protocol, crawl: crawl_buf, partition, partition_of } = s;
+        let DeriveScratch { host: host_scratch, protocol, crawl: crawl_buf, partitions } = s;
         let url_str = c.url.as_deref().unwrap_or("");
         let parts = url::parse(url_str);
         let host = parts.host.map(|h| host_columns_in(h, host_scratch)).unwrap_or_default();
@@ -183,15 +187,18 @@ impl<'a> Row<&'a str> {
         };
         protocol.clear();
         protocol.push_str(parts.protocol.as_deref().unwrap_or(""));
-        if partition_of.0 != crawl || partition_of.1 != subset || partition.is_empty() {
-            partition_into(partition, crawl, subset, &rules.partition_by);
-            partition_of.0.clear();
-            partition_of.0.push_str(crawl);
-            partition_of.1.clear();
-            partition_of.1.push_str(subset);
-        }
+        let known = partitions.iter().position(|(c, s, _)| c == crawl && s == subset);
+        let at = known.unwrap_or_else(|| {
+            if partitions.len() >= KEPT_PARTITIONS {
+                partitions.clear();
+            }
+            let mut path = String::new();
+            partition_into(&mut path, crawl, subset, &rules.partition_by);
+            partitions.push((crawl.to_string(), subset.to_string(), path));
+            partitions.len() - 1
+        });
         Some(Row {
-            partition,
+            partition: &partitions[at].2,
             surtkey: &c.urlkey,
             url: url_str,
             host,

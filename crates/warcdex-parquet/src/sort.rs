@@ -118,6 +118,13 @@ impl RowSorter {
         if self.partitions.get(self.last_part as usize).is_some_and(|q| q == p) {
             return self.last_part;
         }
+        // Few partitions, alternating row to row: a scan beats hashing.
+        if self.partitions.len() <= 16 {
+            if let Some(id) = self.partitions.iter().position(|q| q == p) {
+                self.last_part = id as u32;
+                return id as u32;
+            }
+        }
         let id = match self.partition_ids.get(p) {
             Some(&id) => id,
             None => {
