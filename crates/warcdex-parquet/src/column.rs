@@ -70,7 +70,7 @@ impl Physical {
 }
 
 /// The values of a plain-encoded BYTE_ARRAY buffer (`u32` length + bytes).
-fn byte_arrays(buf: &[u8]) -> impl Iterator<Item = &[u8]> {
+fn byte_arrays(buf: &[u8]) -> impl Iterator<Item = &[u8]> + Clone {
     let mut p = 0;
     std::iter::from_fn(move || {
         let n = u32::from_le_bytes(buf.get(p..p + 4)?.try_into().unwrap()) as usize;
@@ -443,6 +443,16 @@ impl Column {
         match increment(head) {
             Some(up) => (up, false),
             None => (v.to_vec(), true),
+        }
+    }
+
+    /// Takes back a finished chunk's page buffer (once written) for the
+    /// next chunk: grown afresh each row group, it was reallocated and
+    /// copied a dozen times per chunk.
+    pub fn recycle(&mut self, mut pages: Vec<u8>) {
+        if self.pages.is_empty() && pages.capacity() > self.pages.capacity() {
+            pages.clear();
+            self.pages = pages;
         }
     }
 

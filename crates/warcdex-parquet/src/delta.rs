@@ -62,22 +62,21 @@ fn shared_prefix(a: &[u8], b: &[u8]) -> usize {
 }
 
 /// DELTA_BYTE_ARRAY of `values`; `prefixes` and `suffixes` are scratch.
-pub fn byte_array<'a>(values: impl Iterator<Item = &'a [u8]>, out: &mut Vec<u8>, prefixes: &mut Vec<i64>, suffixes: &mut Vec<i64>) {
+pub fn byte_array<'a>(values: impl Iterator<Item = &'a [u8]> + Clone, out: &mut Vec<u8>, prefixes: &mut Vec<i64>, suffixes: &mut Vec<i64>) {
     prefixes.clear();
     suffixes.clear();
     let mut prev: &[u8] = &[];
-    let mut rests = Vec::new();
-    for v in values {
+    for v in values.clone() {
         let shared = shared_prefix(prev, v);
         prefixes.push(shared as i64);
         suffixes.push((v.len() - shared) as i64);
-        rests.push(&v[shared..]);
         prev = v;
     }
     binary_packed(prefixes, out);
     binary_packed(suffixes, out);
-    for r in rests {
-        out.extend_from_slice(r);
+    // The suffixes follow the lengths: a second walk over the values.
+    for (v, &shared) in values.zip(prefixes.iter()) {
+        out.extend_from_slice(&v[shared as usize..]);
     }
 }
 

@@ -173,6 +173,7 @@ impl FileWriter {
             self.write(&dict_page)?;
             let data_page_offset = self.pos;
             self.write(&pages)?;
+            self.cols[i].recycle(pages);
             for loc in &mut info.locations {
                 loc.0 += data_page_offset;
             }
