@@ -7,7 +7,7 @@ use serde::de::{self, Deserializer, Visitor};
 use serde::Deserialize;
 
 /// One capture as the index gives it, before any derivation.
-#[derive(Debug, Default, Clone)]
+#[derive(Debug, Default, Clone, PartialEq)]
 pub struct Capture<'a> {
     pub urlkey: Cow<'a, str>,
     pub timestamp: Cow<'a, str>,

@@ -3,7 +3,8 @@
 //!
 //! - [`capture`]: index lines (CDXJ, CDX 11/9) and WARC index entries
 //! - [`url`], [`host`]: the URL and host columns, as CC's Java code derives them
-//! - [`row`]: one row with every column, its partition, its spill form
+//! - [`row`]: one row with every column and its partition
+//! - [`record`]: a capture as the sorter keeps it
 //! - [`sort`]: bounded-memory sort (spilled runs, merge)
 //! - [`schema`], [`writer`]: the Parquet schema and the partitioned writer
 //! - [`file`]: one Parquet file, written by hand ([`column`] pages, [`rle`]
@@ -22,6 +23,7 @@ pub mod inputs;
 pub mod job;
 pub mod rle;
 pub mod row;
+pub mod record;
 pub mod schema;
 pub mod sort;
 pub mod thrift;

@@ -1,17 +1,15 @@
 //! One cc-index-table row: every column derived from a [`Capture`], plus
-//! the partition it belongs to; and its compact binary form, the one the
-//! sorter keeps in memory and in spilled runs.
+//! the partition it belongs to.
 //!
 //! A [`Row`] is generic over its strings: `Row<String>` owns them, and
-//! `Row<&str>` borrows them from the capture line, from a [`DeriveScratch`]
-//! or from an encoded record, so that the hot path allocates nothing per row.
+//! `Row<&str>` borrows them from the capture (a line or a sort record) and
+//! from a [`DeriveScratch`], so that the hot path allocates nothing per row.
 
 use std::fmt::Write;
-use std::io;
 
 use crate::capture::Capture;
 use crate::host::{host_columns_in, HostColumns, HostScratch};
-use crate::{url, varint};
+use crate::url;
 
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct Row<S = String> {
@@ -169,24 +167,24 @@ impl Row {
     }
 }
 
-impl<'a> Row<&'a str> {
-    /// [`Row::derive`] without allocating: strings borrow from `c`, `rules`
-    /// and `s`.
-    pub fn derive_in(c: &'a Capture<'_>, rules: &'a RowRules, s: &'a mut DeriveScratch) -> Option<RowView<'a>> {
-        let fetch_time = timestamp_millis(&c.timestamp)?;
-        let DeriveScratch { host: host_scratch, protocol, crawl: crawl_buf, partitions } = s;
-        let url_str = c.url.as_deref().unwrap_or("");
-        let parts = url::parse(url_str);
-        let host = parts.host.map(|h| host_columns_in(h, host_scratch)).unwrap_or_default();
-        let status = c.status.as_deref().and_then(|s| s.parse::<i16>().ok()).unwrap_or(-1);
-        let filename = c.filename.as_deref().unwrap_or("");
-        let path = parts.path.unwrap_or("");
-        let (crawl, segment, subset) = match cc_filename(filename) {
-            Some((crawl, segment, subset)) => (rules.crawl.as_deref().unwrap_or_else(|| crawl.into_str(crawl_buf)), segment, subset),
-            None => (rules.crawl.as_deref().unwrap_or(UNKNOWN_CRAWL), "", subset_of(path, status, c.mime.as_deref())),
-        };
-        protocol.clear();
-        protocol.push_str(parts.protocol.as_deref().unwrap_or(""));
+/// Crawl, segment and subset of a capture, borrowed; `path` gives the URL
+/// path when the file name is not a CC path (robots.txt captures are a
+/// subset of their own).
+fn crawl_segment_subset<'a>(c: &'a Capture<'_>, rules: &'a RowRules, crawl_buf: &'a mut String, status: i16, path: impl FnOnce() -> &'a str) -> (&'a str, &'a str, &'a str) {
+    let filename = c.filename.as_deref().unwrap_or("");
+    match cc_filename(filename) {
+        Some((crawl, segment, subset)) => (rules.crawl.as_deref().unwrap_or_else(|| crawl.into_str(crawl_buf)), segment, subset),
+        None => (rules.crawl.as_deref().unwrap_or(UNKNOWN_CRAWL), "", subset_of(path(), status, c.mime.as_deref())),
+    }
+}
+
+fn status_of(c: &Capture<'_>) -> i16 {
+    c.status.as_deref().and_then(|s| s.parse::<i16>().ok()).unwrap_or(-1)
+}
+
+impl DeriveScratch {
+    /// The partition path of `crawl` and `subset`, built once.
+    fn partition<'s>(partitions: &'s mut Vec<(String, String, String)>, crawl: &str, subset: &str, rules: &RowRules) -> &'s str {
         let known = partitions.iter().position(|(c, s, _)| c == crawl && s == subset);
         let at = known.unwrap_or_else(|| {
             if partitions.len() >= KEPT_PARTITIONS {
@@ -197,8 +195,40 @@ impl<'a> Row<&'a str> {
             partitions.push((crawl.to_string(), subset.to_string(), path));
             partitions.len() - 1
         });
-        Some(Row {
-            partition: &partitions[at].2,
+        &partitions[at].2
+    }
+
+    /// The partition path [`Row::derive_at`] gives `c`, without deriving
+    /// the other columns (the sorter needs it first).
+    pub fn partition_of<'s>(&'s mut self, c: &Capture<'_>, rules: &RowRules) -> &'s str {
+        let DeriveScratch { crawl: crawl_buf, partitions, .. } = self;
+        let url = c.url.as_deref().unwrap_or("");
+        let (crawl, _, subset) = crawl_segment_subset(c, rules, crawl_buf, status_of(c), || url::parse(url).path.unwrap_or(""));
+        DeriveScratch::partition(partitions, crawl, subset, rules)
+    }
+}
+
+impl<'a> Row<&'a str> {
+    /// [`Row::derive`] without allocating: strings borrow from `c`, `rules`
+    /// and `s`.
+    pub fn derive_in(c: &'a Capture<'_>, rules: &'a RowRules, s: &'a mut DeriveScratch) -> Option<RowView<'a>> {
+        let fetch_time = timestamp_millis(&c.timestamp)?;
+        Some(Row::derive_at(c, fetch_time, rules, s))
+    }
+
+    /// [`Row::derive_in`] with the fetch time already read from the timestamp.
+    pub fn derive_at(c: &'a Capture<'_>, fetch_time: i64, rules: &'a RowRules, s: &'a mut DeriveScratch) -> RowView<'a> {
+        let DeriveScratch { host: host_scratch, protocol, crawl: crawl_buf, partitions } = s;
+        let url_str = c.url.as_deref().unwrap_or("");
+        let parts = url::parse(url_str);
+        let host = parts.host.map(|h| host_columns_in(h, host_scratch)).unwrap_or_default();
+        let status = status_of(c);
+        let path = parts.path.unwrap_or("");
+        let (crawl, segment, subset) = crawl_segment_subset(c, rules, crawl_buf, status, || path);
+        protocol.clear();
+        protocol.push_str(parts.protocol.as_deref().unwrap_or(""));
+        Row {
+            partition: DeriveScratch::partition(partitions, crawl, subset, rules),
             surtkey: &c.urlkey,
             url: url_str,
             host,
@@ -215,13 +245,13 @@ impl<'a> Row<&'a str> {
             charset: c.charset.as_deref(),
             languages: c.languages.as_deref(),
             truncated: c.truncated.as_deref(),
-            filename,
+            filename: c.filename.as_deref().unwrap_or(""),
             offset: c.offset.as_deref().and_then(|s| s.parse().ok()).unwrap_or(-1),
             length: c.length.as_deref().and_then(|s| s.parse().ok()).unwrap_or(-1),
             segment,
             crawl,
             subset,
-        })
+        }
     }
 }
 
@@ -264,33 +294,14 @@ fn partition_into(s: &mut String, crawl: &str, subset: &str, by: &[String]) {
     }
 }
 
-// --- binary form ------------------------------------------------------------
-//
-// A record is `u32 length` + body. The body is a header of lengths, the
-// text bytes back to back, then the fixed-width tail:
-//
-//   [header bytes: u8] [per text field: varint(len + 1), 0 for null] [texts] [tail]
-//
-// The text fields are those of `texts()` but crawl and subset (the
-// partition path carries them and no column stores them); partition and
-// surtkey come first and fetch_time opens the tail, so the sorter reads its
-// keys without decoding the record. Keeping the texts contiguous lets a
-// record read back from disk be checked as UTF-8 in one pass: one check per
-// field cost about as much as the rest of the merge. (Fixed u32 lengths and
-// the two dead fields made records 19% larger, and the sort spills and
-// reads back every byte of them.)
+// --- owned copies -------------------------------------------------------------
 
 const N_TEXT: usize = 28;
-/// Text fields a record keeps: all but crawl and subset, the last two.
-const N_STORED: usize = N_TEXT - 2;
-
 
 /// An optional string field as `&str`, whatever the row's string type.
 pub fn opt_str<S: AsRef<str>>(v: &Option<S>) -> Option<&str> {
     v.as_ref().map(|s| s.as_ref())
 }
-/// fetch_time, offset, length, port (`i64::MIN`: null), status.
-const TAIL: usize = 8 * 4 + 2;
 
 impl<S: AsRef<str>> Row<S> {
     fn texts(&self) -> [Option<&str>; N_TEXT] {
@@ -328,76 +339,12 @@ impl<S: AsRef<str>> Row<S> {
         ]
     }
 
-    /// Appends the row as one length-prefixed record.
-    pub fn encode(&self, buf: &mut Vec<u8>) {
-        let start = buf.len();
-        let texts = self.texts();
-        let texts = &texts[..N_STORED];
-        buf.extend_from_slice(&[0; 5]);
-        for t in texts {
-            // A length fits five varint bytes, so the header fits its u8.
-            varint::put(buf, t.map_or(0, |s| s.len() as u64 + 1));
-        }
-        buf[start + 4] = (buf.len() - start - 5) as u8;
-        for s in texts.iter().flatten() {
-            buf.extend_from_slice(s.as_bytes());
-        }
-        for v in [self.fetch_time, self.offset, self.length, self.port.map_or(i64::MIN, i64::from)] {
-            buf.extend_from_slice(&v.to_le_bytes());
-        }
-        buf.extend_from_slice(&self.status.to_le_bytes());
-        let len = (buf.len() - start - 4) as u32;
-        buf[start..start + 4].copy_from_slice(&len.to_le_bytes());
-    }
-
     pub fn to_owned(&self) -> Row {
         let t = self.texts().map(|t| t.map(str::to_string));
         Row::from_texts(t, self.fetch_time, self.offset, self.length, self.port, self.status)
     }
 }
 
-fn bad_record() -> io::Error {
-    io::Error::new(io::ErrorKind::InvalidData, "corrupt sort record")
-}
-
-/// The header and the bytes that follow it (texts and tail).
-fn header(body: &[u8]) -> io::Result<(&[u8], &[u8])> {
-    let (&n, rest) = body.split_first().ok_or_else(bad_record)?;
-    let n = n as usize;
-    if rest.len() < n {
-        return Err(bad_record());
-    }
-    Ok(rest.split_at(n))
-}
-
-/// The next length of a header: `None` for a null field.
-fn next_len(h: &mut &[u8]) -> io::Result<Option<usize>> {
-    let (v, used) = varint::get(h).ok_or_else(bad_record)?;
-    *h = &h[used..];
-    Ok(v.checked_sub(1).map(|n| n as usize))
-}
-
-/// Partition, surtkey and fetch_time of a record body, for sorting.
-pub fn sort_key(body: &[u8]) -> (&[u8], &[u8], i64) {
-    // Checked when the record was made or read back: see `check_sort_key`.
-    checked_sort_key(body).expect("sort record")
-}
-
-/// Whether [`sort_key`] can read `body` (for records read back from disk).
-pub fn check_sort_key(body: &[u8]) -> io::Result<()> {
-    checked_sort_key(body).map(|_| ())
-}
-
-fn checked_sort_key(body: &[u8]) -> io::Result<(&[u8], &[u8], i64)> {
-    let (mut h, rest) = header(body)?;
-    let p = next_len(&mut h)?.unwrap_or(0);
-    let k = next_len(&mut h)?.unwrap_or(0);
-    if rest.len() < p + k + TAIL {
-        return Err(bad_record());
-    }
-    let t = body.len() - TAIL;
-    Ok((&rest[..p], &rest[p..p + k], i64::from_le_bytes(body[t..t + 8].try_into().unwrap())))
-}
 
 impl<S> Row<S> {
     fn from_texts(t: [Option<S>; N_TEXT], fetch_time: i64, offset: i64, length: i64, port: Option<i32>, status: i16) -> Row<S>
@@ -433,59 +380,11 @@ impl<S> Row<S> {
     }
 }
 
-impl<'a> Row<&'a str> {
-    /// A view of one record body (after its length prefix) written by
-    /// [`Row::encode`].
-    pub fn decode(body: &'a [u8]) -> io::Result<RowView<'a>> {
-        Row::decode_with(body, |b| std::str::from_utf8(b).map_err(|_| bad_record()))
-    }
-
-    /// [`Row::decode`] without checking UTF-8.
-    ///
-    /// # Safety
-    /// `body` must be a record [`Row::encode`] wrote (its text fields are
-    /// then whole `str`s); the sorter's in-memory arena holds only such.
-    pub unsafe fn decode_unchecked(body: &'a [u8]) -> io::Result<RowView<'a>> {
-        // SAFETY: the caller guarantees every text field was a `str`.
-        Row::decode_with(body, |b| Ok(unsafe { std::str::from_utf8_unchecked(b) }))
-    }
-
-    fn decode_with(body: &'a [u8], utf8: impl Fn(&'a [u8]) -> io::Result<&'a str>) -> io::Result<RowView<'a>> {
-        let (mut h, rest) = header(body)?;
-        let mut spans = [None; N_STORED];
-        let mut end = 0usize;
-        for span in &mut spans {
-            if let Some(n) = next_len(&mut h)? {
-                *span = Some((end, end + n));
-                end += n;
-            }
-        }
-        if !h.is_empty() || rest.len() != end.checked_add(TAIL).ok_or_else(bad_record)? {
-            return Err(bad_record());
-        }
-        let texts = utf8(&rest[..end])?;
-        // crawl and subset are not kept: they come back empty.
-        let mut t: [Option<&str>; N_TEXT] = [Some(""); N_TEXT];
-        for (slot, span) in t.iter_mut().zip(spans) {
-            // `get` refuses a cut inside a character, which a corrupt
-            // header could ask for even in valid UTF-8.
-            *slot = match span {
-                Some((a, b)) => Some(texts.get(a..b).ok_or_else(bad_record)?),
-                None => None,
-            };
-        }
-        let tail = &rest[end..];
-        let i = |k: usize| i64::from_le_bytes(tail[8 * k..8 * k + 8].try_into().unwrap());
-        let port = (i(3) != i64::MIN).then(|| i(3) as i32);
-        let status = i16::from_le_bytes(tail[32..34].try_into().unwrap());
-        Ok(Row::from_texts(t, i(0), i(1), i(2), port, status))
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::capture::{parse_line, LineFormat};
+    use crate::record;
 
     #[test]
     fn timestamps() {
@@ -505,11 +404,14 @@ mod tests {
         assert_eq!(row.status, 301);
         assert_eq!(row.path, "/faq/");
         assert_eq!(row.host.registered_domain.as_deref(), Some("commoncrawl.org"));
+        // Through a sort record: the same row is derived after the sort.
+        let c = parse_line(line, LineFormat::Auto).unwrap();
+        let mut scratch = DeriveScratch::default();
         let mut buf = Vec::new();
-        row.encode(&mut buf);
-        let back = Row::decode(&buf[4..]).unwrap();
-        assert_eq!(back.to_owned(), Row { crawl: String::new(), subset: String::new(), ..row.clone() }, "all but crawl and subset");
-        assert_eq!(sort_key(&buf[4..]), (row.partition.as_bytes(), row.surtkey.as_bytes(), row.fetch_time));
+        record::encode(scratch.partition_of(&c, &rules), row.fetch_time, &c, &mut buf);
+        let back = record::Record::decode(&buf[4..]).unwrap();
+        assert_eq!(back.partition, row.partition);
+        assert_eq!(Row::derive_at(&back.capture, back.fetch_time, &rules, &mut scratch).to_owned(), row);
     }
 
     /// Reused buffers must not carry a field of one row into the next: each
@@ -536,17 +438,19 @@ mod tests {
             for l in [full, line] {
                 let c = parse_line(l, LineFormat::Auto).unwrap();
                 let fresh = Row::derive(&c, &rules).unwrap();
-                let reused = Row::derive_in(&c, &rules, &mut scratch).unwrap();
-                assert_eq!(reused.to_owned(), fresh, "{l}");
-                reused.encode(&mut arena);
+                let reused = Row::derive_in(&c, &rules, &mut scratch).unwrap().to_owned();
+                assert_eq!(reused, fresh, "{l}");
+                assert_eq!(scratch.partition_of(&c, &rules), fresh.partition, "{l}");
+                record::encode(&fresh.partition, fresh.fetch_time, &c, &mut arena);
                 want.push(fresh);
             }
         }
-        // The encoded records decode to the same rows.
+        // The sort records give the same rows, derived with reused buffers.
         let mut rest = &arena[..];
         for w in &want {
             let len = u32::from_le_bytes(rest[..4].try_into().unwrap()) as usize;
-            assert_eq!(Row::decode(&rest[4..4 + len]).unwrap().to_owned(), Row { crawl: String::new(), subset: String::new(), ..w.clone() });
+            let r = record::Record::decode(&rest[4..4 + len]).unwrap();
+            assert_eq!(Row::derive_at(&r.capture, r.fetch_time, &rules, &mut scratch).to_owned(), *w);
             rest = &rest[4 + len..];
         }
         assert!(rest.is_empty());
@@ -556,34 +460,6 @@ mod tests {
         assert_eq!((want[13].query.as_deref(), want[13].crawl.as_str()), (None, UNKNOWN_CRAWL));
         assert_eq!(want[3].host.parts[0], None, "IPv6: the name only");
         assert_eq!(want[7].host.registered_domain, None);
-    }
-
-    #[test]
-    fn corrupt_records_are_errors() {
-        let mut buf = Vec::new();
-        let row = Row::<String> { surtkey: "é,x)/".into(), url: "http://x.é/".into(), ..Default::default() };
-        row.encode(&mut buf);
-        let body = &buf[4..];
-        assert!(Row::decode(body).is_ok());
-        let texts_at = 1 + body[0] as usize;
-        for cut in 0..body.len() {
-            assert!(Row::decode(&body[..cut]).is_err(), "cut at {cut}");
-            // The keys are read from the front and fetch_time from the end:
-            // a cut must leave room for both.
-            if cut < texts_at + "é,x)/".len() + TAIL {
-                assert!(check_sort_key(&body[..cut]).is_err(), "cut at {cut}");
-            }
-        }
-        // Texts that are not UTF-8: the one check over all of them sees it.
-        let mut bad = body.to_vec();
-        bad[texts_at + 1] = 0xff;
-        assert!(Row::decode(&bad).is_err());
-        // A header that moves a boundary inside 'é' (two bytes): the texts
-        // are still UTF-8 as a whole, the fields would not be.
-        let mut shifted = body.to_vec();
-        assert_eq!((shifted[2], shifted[3]), (7, 13), "surtkey 6 bytes, url 12");
-        (shifted[2], shifted[3]) = (2, 18);
-        assert!(Row::decode(&shifted).is_err());
     }
 
     #[test]

@@ -1,9 +1,10 @@
-//! Rows sorted by (partition, url_surtkey, fetch_time, arrival) in bounded
-//! memory: sorted runs are spilled to temporary files and merged at the end.
+//! Captures sorted by (partition, url_surtkey, fetch_time, arrival) in
+//! bounded memory: sorted runs are spilled to temporary files and merged at
+//! the end.
 //!
-//! Rows are kept encoded ([`Row::encode`]) back to back in one arena, so a
-//! row costs no allocation and the budget counts real bytes; the sort moves
-//! small keys that point into the arena.
+//! Captures are kept as sort records ([`record::encode`]) back to back in
+//! one arena, so a row costs no allocation and the budget counts real bytes;
+//! the sort moves small keys that point into the arena.
 
 use std::cmp::Ordering;
 use std::collections::{BinaryHeap, HashMap};
@@ -11,7 +12,8 @@ use std::fs::File;
 use std::io::{self, BufReader, BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::PathBuf;
 
-use crate::row::{check_sort_key, sort_key, Row, RowView};
+use crate::capture::Capture;
+use crate::record::{self, check_sort_key, sort_key, Record};
 
 /// Memory for rows held before a run is spilled (arena and keys).
 pub const DEFAULT_BUDGET: usize = 256 << 20;
@@ -102,12 +104,12 @@ impl RowSorter {
         }
     }
 
-    pub fn push<S: AsRef<str>>(&mut self, row: &Row<S>) -> io::Result<()> {
+    /// Keeps a capture of `partition`, fetched at `fetch_time`.
+    pub fn push(&mut self, partition: &str, fetch_time: i64, c: &Capture<'_>) -> io::Result<()> {
         let off = self.arena.len();
-        row.encode(&mut self.arena);
-        let (partition, surtkey) = (row.partition.as_ref().as_bytes(), row.surtkey.as_ref().as_bytes());
-        let part = self.partition_id(partition);
-        self.keys.push(Key { part, prefix: prefix_of(surtkey), off });
+        record::encode(partition, fetch_time, c, &mut self.arena);
+        let part = self.partition_id(partition.as_bytes());
+        self.keys.push(Key { part, prefix: prefix_of(c.urlkey.as_bytes()), off });
         if self.arena.len() + self.keys.len() * std::mem::size_of::<Key>() >= self.budget {
             self.spill()?;
         }
@@ -211,14 +213,14 @@ impl RowSorter {
         Ok(())
     }
 
-    /// Hands every row to `sink` in order.
-    pub fn finish(mut self, sink: &mut dyn FnMut(&RowView<'_>) -> io::Result<()>) -> io::Result<()> {
+    /// Hands every capture to `sink` in order.
+    pub fn finish(mut self, sink: &mut dyn FnMut(&Record<'_>) -> io::Result<()>) -> io::Result<()> {
         if self.runs.is_empty() {
             self.sort();
             for (i, k) in self.keys.iter().enumerate() {
                 self.prefetch(i + PREFETCH);
                 // SAFETY: the arena holds only records `push` encoded from `str`s.
-                sink(&unsafe { Row::decode_unchecked(body(&self.arena, k.off)) }?)?;
+                sink(&unsafe { Record::decode_unchecked(body(&self.arena, k.off)) }?)?;
             }
             return Ok(());
         }
@@ -249,13 +251,13 @@ impl RowSorter {
             }
         }
         while let Some(mut top) = heap.peek_mut() {
-            let row = match &top.rec {
+            let rec = match &top.rec {
                 // Checked: runs come back from disk.
-                Rec::Read(buf) => Row::decode(buf)?,
+                Rec::Read(buf) => Record::decode(buf)?,
                 // SAFETY: the arena holds only records `push` encoded from `str`s.
-                Rec::Held(body) => unsafe { Row::decode_unchecked(body)? },
+                Rec::Held(body) => unsafe { Record::decode_unchecked(body)? },
             };
-            sink(&row)?;
+            sink(&rec)?;
             // Refill the head in place: no allocation per row.
             let run = top.run;
             if !readers[run].next(&arena, &mut top.rec)? {
@@ -357,44 +359,64 @@ impl Ord for Head<'_> {
 mod tests {
     use super::*;
 
-    fn sorted(budget: usize, rows: &[Row]) -> (usize, Vec<Row>) {
+    /// What the tests sort: partition, fetch time and a capture.
+    #[derive(Debug, Clone, PartialEq)]
+    struct Item {
+        partition: String,
+        fetch_time: i64,
+        capture: Capture<'static>,
+    }
+
+    fn push(s: &mut RowSorter, it: &Item) {
+        s.push(&it.partition, it.fetch_time, &it.capture).unwrap();
+    }
+
+    fn sorted(budget: usize, items: &[Item]) -> (usize, Vec<Item>) {
         let mut s = RowSorter::new(budget, None);
-        for r in rows {
-            s.push(r).unwrap();
+        for it in items {
+            push(&mut s, it);
         }
         let runs = s.spilled_runs();
         let mut got = Vec::new();
         s.finish(&mut |r| {
-            got.push(r.to_owned());
+            let c = &r.capture;
+            let own = |v: &Option<std::borrow::Cow<'_, str>>| v.as_deref().map(|s| s.to_string().into());
+            got.push(Item {
+                partition: r.partition.to_string(),
+                fetch_time: r.fetch_time,
+                capture: Capture { urlkey: c.urlkey.to_string().into(), url: own(&c.url), offset: own(&c.offset), ..Default::default() },
+            });
             Ok(())
         })
         .unwrap();
         (runs, got)
     }
 
-    /// Rows with equal sort keys but different contents, so that the order
-    /// of ties is visible; surtkeys share long prefixes, some differ only
-    /// past 8 bytes or in length.
-    fn rows() -> Vec<Row> {
+    /// Captures with equal sort keys but different contents, so that the
+    /// order of ties is visible; SURT keys share long prefixes, some differ
+    /// only past 16 bytes or in length.
+    fn rows() -> Vec<Item> {
         (0..3000u32)
             .map(|i| {
                 let k = (i * 7919) % 1000;
-                Row {
+                Item {
                     partition: format!("p={}", ["b", "a", "c", "a/b"][(k % 4) as usize]),
-                    surtkey: format!("com,example)/{:03}{}", k / 3, if k % 3 == 0 { "" } else { "x" }),
                     fetch_time: (k % 2) as i64,
-                    offset: i as i64,
-                    query: (i % 5 == 0).then(|| format!("q{i}")),
-                    ..Default::default()
+                    capture: Capture {
+                        urlkey: format!("com,example)/{:03}{}", k / 3, if k % 3 == 0 { "" } else { "x" }).into(),
+                        offset: Some(i.to_string().into()),
+                        url: (i % 5 == 0).then(|| format!("http://example.com/?q{i}").into()),
+                        ..Default::default()
+                    },
                 }
             })
             .collect()
     }
 
-    fn want(rows: &[Row]) -> Vec<Row> {
+    fn want(rows: &[Item]) -> Vec<Item> {
         let mut want = rows.to_vec();
         // Stable: ties keep arrival order.
-        want.sort_by(|a, b| (&a.partition, &a.surtkey, a.fetch_time).cmp(&(&b.partition, &b.surtkey, b.fetch_time)));
+        want.sort_by(|a, b| (&a.partition, &a.capture.urlkey, a.fetch_time).cmp(&(&b.partition, &b.capture.urlkey, b.fetch_time)));
         want
     }
 
@@ -411,7 +433,7 @@ mod tests {
         let rows = rows();
         let mut s = RowSorter::new(20_000, None);
         for r in &rows {
-            s.push(r).unwrap();
+            push(&mut s, r);
         }
         let size = |r: &Run| r.file.metadata().unwrap().len();
         let (plain, packed): (Vec<&Run>, Vec<&Run>) = s.runs.iter().partition(|r| !r.compressed);
@@ -432,10 +454,12 @@ mod tests {
     #[test]
     fn budget_counts_arena_bytes() {
         let rows = rows();
-        let mut one = Vec::new();
-        rows[0].encode(&mut one);
+        let mut all = Vec::new();
+        for r in &rows[..100] {
+            record::encode(&r.partition, r.fetch_time, &r.capture, &mut all);
+        }
         // Room for about ten rows per run.
-        let (runs, got) = sorted(10 * (one.len() + std::mem::size_of::<Key>()), &rows[..100]);
+        let (runs, got) = sorted(10 * (all.len() / 100 + std::mem::size_of::<Key>()), &rows[..100]);
         assert!((9..=11).contains(&runs), "{runs} runs");
         assert_eq!(got, want(&rows[..100]));
     }
