@@ -36,9 +36,22 @@ impl<S: AsRef<str>> HostColumns<S> {
     }
 }
 
-/// Buffers the borrowed host columns live in, reused from row to row.
+/// The columns of the last host derived, and the buffers deriving uses.
+/// Rows are derived in SURT order, which brings a host's captures one after
+/// another (Common Crawl's indexes hold dozens per host on average), and a
+/// host's columns cost more than the rest of its row.
+/// The last host's columns are kept as pointers into the buffers, which
+/// hold them until the next host is derived: nothing is copied.
 #[derive(Debug, Default)]
 pub struct HostScratch {
+    bufs: HostBufs,
+    last_host: String,
+    last: Option<HostColumns<*const str>>,
+}
+
+/// Buffers the borrowed host columns live in, reused from row to row.
+#[derive(Debug, Default)]
+struct HostBufs {
     lower: String,
     decoded: String,
     idna: Vec<u8>,
@@ -53,9 +66,54 @@ pub fn host_columns(raw: &str) -> HostColumns {
     host_columns_in(raw, &mut HostScratch::default()).to_owned()
 }
 
-/// [`host_columns`] into reused buffers: no allocation once they have grown.
+/// Whether `s` lies inside `raw`'s bytes: the cached pointers must not.
+fn raw_overlaps(raw: &str, s: &str) -> bool {
+    let (r, p) = (raw.as_ptr() as usize, s.as_ptr() as usize);
+    p >= r && p < r + raw.len()
+}
+
+/// [`host_columns`] into reused buffers: no allocation once they have
+/// grown, no work when `raw` is the host of the call before.
 pub fn host_columns_in<'s>(raw: &str, scratch: &'s mut HostScratch) -> HostColumns<&'s str> {
-    let HostScratch { lower, decoded, idna, ip, reversed, registered_domain, private_domain } = scratch;
+    let HostScratch { bufs, last_host, last } = scratch;
+    if let Some(cols) = last.as_ref().filter(|_| last_host == raw) {
+        // SAFETY: the pointers are the columns `derive_host_columns` gave
+        // for this host, slices of `bufs` (or static); `bufs` is private
+        // to this function, which changes it only to derive another host
+        // and then replaces the pointers. The strings are alive and
+        // unchanged, and the result borrows `scratch` as they did.
+        let r = |v: &Option<*const str>| v.map(|p| unsafe { &*p });
+        return HostColumns {
+            name: r(&cols.name),
+            parts: [r(&cols.parts[0]), r(&cols.parts[1]), r(&cols.parts[2]), r(&cols.parts[3]), r(&cols.parts[4])],
+            registry_suffix: r(&cols.registry_suffix),
+            registered_domain: r(&cols.registered_domain),
+            private_suffix: r(&cols.private_suffix),
+            private_domain: r(&cols.private_domain),
+            name_reversed: r(&cols.name_reversed),
+        };
+    }
+    let cols = derive_host_columns(raw, bufs);
+    let p = |v: &Option<&str>| {
+        debug_assert!(v.is_none_or(|s| s.is_empty() || !raw_overlaps(raw, s)), "a host column borrows the caller's string");
+        v.map(|s| s as *const str)
+    };
+    *last = Some(HostColumns {
+        name: p(&cols.name),
+        parts: [p(&cols.parts[0]), p(&cols.parts[1]), p(&cols.parts[2]), p(&cols.parts[3]), p(&cols.parts[4])],
+        registry_suffix: p(&cols.registry_suffix),
+        registered_domain: p(&cols.registered_domain),
+        private_suffix: p(&cols.private_suffix),
+        private_domain: p(&cols.private_domain),
+        name_reversed: p(&cols.name_reversed),
+    });
+    last_host.clear();
+    last_host.push_str(raw);
+    cols
+}
+
+fn derive_host_columns<'s>(raw: &str, bufs: &'s mut HostBufs) -> HostColumns<&'s str> {
+    let HostBufs { lower, decoded, idna, ip, reversed, registered_domain, private_domain } = bufs;
     lower.clear();
     if raw.is_ascii() {
         lower.extend(raw.bytes().map(|c| c.to_ascii_lowercase() as char));
@@ -249,6 +307,18 @@ mod tests {
 
     fn s(v: &str) -> Option<String> {
         Some(v.to_string())
+    }
+
+    /// The last host's columns are reused only for that same host, and
+    /// every column is replaced when the host changes (here between hosts
+    /// that set and leave out different columns).
+    #[test]
+    fn last_host_reused_only_for_itself() {
+        let hosts = ["www.example.co.uk", "www.example.co.uk", "x.blogspot.com", "[::1]", "[::1]", "10.0.0.1", "co.uk", "", "a.b.c.d.e.f.example.org", "www.example.co.uk"];
+        let mut scratch = HostScratch::default();
+        for h in hosts {
+            assert_eq!(host_columns_in(h, &mut scratch).to_owned(), host_columns(h), "{h:?}");
+        }
     }
 
     #[test]
