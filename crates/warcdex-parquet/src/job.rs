@@ -1,7 +1,7 @@
 //! A whole conversion: inputs → rows → sorted runs → partitioned files.
 
 use std::fs::File;
-use std::io::{self, BufRead};
+use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
@@ -10,7 +10,7 @@ use warcdex_core::index::{Event, IndexEntry, IndexOptions, Indexer};
 use warcdex_core::reader::ArchiveReader;
 
 use crate::capture::{parse_line, Capture, LineFormat};
-use crate::inputs::{decoded, Counting, Input, Stdin};
+use crate::inputs::{decoded, read_line, Counting, Input, Stdin};
 use crate::row::{timestamp_millis, DeriveScratch, Row, RowRules};
 use crate::schema::DEFAULT_PARTITION_BY;
 use crate::sort::{RowSorter, DEFAULT_BUDGET};
@@ -115,7 +115,7 @@ impl Ctx<'_> {
         let mut lineno = 0u64;
         loop {
             buf.clear();
-            if r.read_until(b'\n', &mut buf)? == 0 {
+            if read_line(&mut *r, &mut buf)? == 0 {
                 break;
             }
             lineno += 1;
