@@ -118,7 +118,7 @@ fn checked_sort_key(body: &[u8]) -> io::Result<(&[u8], &[u8], i64)> {
 impl<'a> Record<'a> {
     /// A view of one record body (after its length prefix) written by [`encode`].
     pub fn decode(body: &'a [u8]) -> io::Result<Record<'a>> {
-        Record::decode_with(body, |b| std::str::from_utf8(b).map_err(|_| bad_record()))
+        Record::decode_with(body, |b| simdutf8::basic::from_utf8(b).map_err(|_| bad_record()))
     }
 
     /// [`Record::decode`] without checking UTF-8.
