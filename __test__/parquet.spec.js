@@ -349,7 +349,7 @@ test('bounded files and memory: spilled runs merge into globally sorted files of
     const host = `h${k % 97}.example${k % 13}.com`
     lines.push(`com,example${k % 13},h${k % 97})/p${k} 2020010100${String(k % 60).padStart(2, '0')}00 {"url": "http://${host}/p${k}", "status": "${k % 10 === 0 ? 404 : 200}", "offset": "${k}", "length": "5", "filename": "x.warc.gz"}`)
   }
-  const { out, summary, files } = await convert(lines, { crawl: 'BIG', maxFileRows: 3000, sortBudgetBytes: 1 << 20 })
+  const { out, summary, files } = await convert(lines, { crawl: 'BIG', maxFileRows: 3000, sortBudgetBytes: 1 << 19 })
   t.true(summary.spilledRuns >= 3, `spilled ${summary.spilledRuns} runs`)
   t.is(summary.rows, 20000)
   const warc = files.filter((f) => f.includes('subset=warc'))
