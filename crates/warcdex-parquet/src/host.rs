@@ -21,9 +21,10 @@ pub struct HostColumns<S = String> {
     pub name_reversed: Option<S>,
 }
 
-impl<S: AsRef<str>> HostColumns<S> {
-    pub fn to_owned(&self) -> HostColumns {
-        let o = |v: &Option<S>| v.as_ref().map(|s| s.as_ref().to_string());
+impl<S> HostColumns<S> {
+    /// `f` applied to every column that is set.
+    pub fn map<T>(&self, mut f: impl FnMut(&S) -> T) -> HostColumns<T> {
+        let mut o = |v: &Option<S>| v.as_ref().map(&mut f);
         HostColumns {
             name: o(&self.name),
             parts: [o(&self.parts[0]), o(&self.parts[1]), o(&self.parts[2]), o(&self.parts[3]), o(&self.parts[4])],
@@ -33,6 +34,12 @@ impl<S: AsRef<str>> HostColumns<S> {
             private_domain: o(&self.private_domain),
             name_reversed: o(&self.name_reversed),
         }
+    }
+}
+
+impl<S: AsRef<str>> HostColumns<S> {
+    pub fn to_owned(&self) -> HostColumns {
+        self.map(|s| s.as_ref().to_string())
     }
 }
 
@@ -82,31 +89,13 @@ pub fn host_columns_in<'s>(raw: &str, scratch: &'s mut HostScratch) -> HostColum
         // to this function, which changes it only to derive another host
         // and then replaces the pointers. The strings are alive and
         // unchanged, and the result borrows `scratch` as they did.
-        let r = |v: &Option<*const str>| v.map(|p| unsafe { &*p });
-        return HostColumns {
-            name: r(&cols.name),
-            parts: [r(&cols.parts[0]), r(&cols.parts[1]), r(&cols.parts[2]), r(&cols.parts[3]), r(&cols.parts[4])],
-            registry_suffix: r(&cols.registry_suffix),
-            registered_domain: r(&cols.registered_domain),
-            private_suffix: r(&cols.private_suffix),
-            private_domain: r(&cols.private_domain),
-            name_reversed: r(&cols.name_reversed),
-        };
+        return cols.map(|&p| unsafe { &*p });
     }
     let cols = derive_host_columns(raw, bufs);
-    let p = |v: &Option<&str>| {
-        debug_assert!(v.is_none_or(|s| s.is_empty() || !raw_overlaps(raw, s)), "a host column borrows the caller's string");
-        v.map(|s| s as *const str)
-    };
-    *last = Some(HostColumns {
-        name: p(&cols.name),
-        parts: [p(&cols.parts[0]), p(&cols.parts[1]), p(&cols.parts[2]), p(&cols.parts[3]), p(&cols.parts[4])],
-        registry_suffix: p(&cols.registry_suffix),
-        registered_domain: p(&cols.registered_domain),
-        private_suffix: p(&cols.private_suffix),
-        private_domain: p(&cols.private_domain),
-        name_reversed: p(&cols.name_reversed),
-    });
+    *last = Some(cols.map(|&s| {
+        debug_assert!(s.is_empty() || !raw_overlaps(raw, s), "a host column borrows the caller's string");
+        s as *const str
+    }));
     last_host.clear();
     last_host.push_str(raw);
     cols
