@@ -119,13 +119,21 @@ fn dash(v: &str) -> Option<Cow<'_, str>> {
     (v != "-").then_some(Cow::Borrowed(v))
 }
 
+/// The text before the first `sep` (an ASCII byte) of `s` and the text
+/// after it: `split_once` with memchr, whose search cost ~190 instructions
+/// less a call on index lines and CC paths.
+#[inline]
+pub(crate) fn split_at_byte(s: &str, sep: u8) -> Option<(&str, &str)> {
+    debug_assert!(sep.is_ascii());
+    let i = memchr::memchr(sep, s.as_bytes())?;
+    Some((&s[..i], &s[i + 1..]))
+}
+
 /// Parses one index line; `Err` names what is wrong.
 pub fn parse_line<'a>(line: &'a str, format: LineFormat) -> Result<Capture<'a>, String> {
     let line = line.trim_end_matches(['\r', '\n']);
-    // memchr: `split_once` cost ~190 instructions a call here.
-    let space = |s: &'a str| memchr::memchr(b' ', s.as_bytes()).map(|i| (&s[..i], &s[i + 1..]));
-    let (urlkey, rest) = space(line).ok_or("no timestamp")?;
-    let (timestamp, rest) = space(rest).ok_or("no fields after the timestamp")?;
+    let (urlkey, rest) = split_at_byte(line, b' ').ok_or("no timestamp")?;
+    let (timestamp, rest) = split_at_byte(rest, b' ').ok_or("no fields after the timestamp")?;
     if rest.starts_with('{') {
         if let Some(f) = flat_cdxj(rest) {
             let v = |i: usize| f[i].map(Cow::Borrowed);

@@ -450,10 +450,9 @@ impl Column {
     /// next chunk: grown afresh each row group, it was reallocated and
     /// copied a dozen times per chunk.
     pub fn recycle(&mut self, mut pages: Vec<u8>) {
-        if self.pages.is_empty() && pages.capacity() > self.pages.capacity() {
-            pages.clear();
-            self.pages = pages;
-        }
+        debug_assert!(self.pages.is_empty(), "recycled while a chunk is filling");
+        pages.clear();
+        self.pages = pages;
     }
 
     /// Ends the chunk (the row group): its dictionary page, pages and

@@ -47,6 +47,7 @@ impl<S: AsRef<str>> HostColumns<S> {
 /// Rows are derived in SURT order, which brings a host's captures one after
 /// another (Common Crawl's indexes hold dozens per host on average), and a
 /// host's columns cost more than the rest of its row.
+///
 /// The last host's columns are kept as pointers into the buffers, which
 /// hold them until the next host is derived: nothing is copied.
 #[derive(Debug, Default)]

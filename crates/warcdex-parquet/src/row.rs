@@ -7,7 +7,7 @@
 
 use std::fmt::Write;
 
-use crate::capture::Capture;
+use crate::capture::{split_at_byte, Capture};
 use crate::host::{host_columns_in, HostColumns, HostScratch};
 use crate::url;
 
@@ -51,11 +51,8 @@ enum CrawlName<'a> {
 }
 
 /// The text before the first `/` of `s` and the text after it.
-#[inline]
 fn split_slash(s: &str) -> Option<(&str, &str)> {
-    // memchr: `str::split` cost ~180 instructions a field on these paths.
-    let i = memchr::memchr(b'/', s.as_bytes())?;
-    Some((&s[..i], &s[i + 1..]))
+    split_at_byte(s, b'/')
 }
 
 /// Crawl, segment and subset of a Common Crawl WARC path, borrowed.
@@ -294,88 +291,34 @@ fn partition_into(s: &mut String, crawl: &str, subset: &str, by: &[String]) {
     }
 }
 
-// --- owned copies -------------------------------------------------------------
-
-const N_TEXT: usize = 28;
-
-/// An optional string field as `&str`, whatever the row's string type.
-pub fn opt_str<S: AsRef<str>>(v: &Option<S>) -> Option<&str> {
-    v.as_ref().map(|s| s.as_ref())
-}
-
 impl<S: AsRef<str>> Row<S> {
-    fn texts(&self) -> [Option<&str>; N_TEXT] {
-        let o = opt_str;
-        let h = &self.host;
-        [
-            Some(self.partition.as_ref()),
-            Some(self.surtkey.as_ref()),
-            Some(self.url.as_ref()),
-            o(&h.name),
-            o(&h.parts[0]),
-            o(&h.parts[1]),
-            o(&h.parts[2]),
-            o(&h.parts[3]),
-            o(&h.parts[4]),
-            o(&h.registry_suffix),
-            o(&h.registered_domain),
-            o(&h.private_suffix),
-            o(&h.private_domain),
-            o(&h.name_reversed),
-            Some(self.protocol.as_ref()),
-            Some(self.path.as_ref()),
-            o(&self.query),
-            o(&self.redirect),
-            o(&self.digest),
-            o(&self.mime),
-            o(&self.mime_detected),
-            o(&self.charset),
-            o(&self.languages),
-            o(&self.truncated),
-            Some(self.filename.as_ref()),
-            Some(self.segment.as_ref()),
-            Some(self.crawl.as_ref()),
-            Some(self.subset.as_ref()),
-        ]
-    }
-
     pub fn to_owned(&self) -> Row {
-        let t = self.texts().map(|t| t.map(str::to_string));
-        Row::from_texts(t, self.fetch_time, self.offset, self.length, self.port, self.status)
-    }
-}
-
-
-impl<S> Row<S> {
-    fn from_texts(t: [Option<S>; N_TEXT], fetch_time: i64, offset: i64, length: i64, port: Option<i32>, status: i16) -> Row<S>
-    where
-        S: Default,
-    {
-        let [partition, surtkey, url, name, p0, p1, p2, p3, p4, registry_suffix, registered_domain, private_suffix, private_domain, name_reversed, protocol, path, query, redirect, digest, mime, mime_detected, charset, languages, truncated, filename, segment, crawl, subset] = t;
+        let s = |v: &S| v.as_ref().to_string();
+        let o = |v: &Option<S>| v.as_ref().map(s);
         Row {
-            partition: partition.unwrap_or_default(),
-            surtkey: surtkey.unwrap_or_default(),
-            url: url.unwrap_or_default(),
-            host: HostColumns { name, parts: [p0, p1, p2, p3, p4], registry_suffix, registered_domain, private_suffix, private_domain, name_reversed },
-            protocol: protocol.unwrap_or_default(),
-            port,
-            path: path.unwrap_or_default(),
-            query,
-            fetch_time,
-            status,
-            redirect,
-            digest,
-            mime,
-            mime_detected,
-            charset,
-            languages,
-            truncated,
-            filename: filename.unwrap_or_default(),
-            offset,
-            length,
-            segment: segment.unwrap_or_default(),
-            crawl: crawl.unwrap_or_default(),
-            subset: subset.unwrap_or_default(),
+            partition: s(&self.partition),
+            surtkey: s(&self.surtkey),
+            url: s(&self.url),
+            host: self.host.to_owned(),
+            protocol: s(&self.protocol),
+            port: self.port,
+            path: s(&self.path),
+            query: o(&self.query),
+            fetch_time: self.fetch_time,
+            status: self.status,
+            redirect: o(&self.redirect),
+            digest: o(&self.digest),
+            mime: o(&self.mime),
+            mime_detected: o(&self.mime_detected),
+            charset: o(&self.charset),
+            languages: o(&self.languages),
+            truncated: o(&self.truncated),
+            filename: s(&self.filename),
+            offset: self.offset,
+            length: self.length,
+            segment: s(&self.segment),
+            crawl: s(&self.crawl),
+            subset: s(&self.subset),
         }
     }
 }

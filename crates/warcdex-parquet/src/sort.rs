@@ -295,10 +295,7 @@ impl RunReader {
     fn next<'a>(&mut self, arena: &'a [u8], rec: &mut Rec<'a>) -> io::Result<bool> {
         match self {
             RunReader::Disk(r) => {
-                if let Rec::Held(_) = rec {
-                    *rec = Rec::Read(Vec::new());
-                }
-                let Rec::Read(buf) = rec else { unreachable!() };
+                let Rec::Read(buf) = rec else { unreachable!("a spilled run's head holds its own buffer") };
                 read_record(r, buf)
             }
             RunReader::Memory { keys, next } => {
