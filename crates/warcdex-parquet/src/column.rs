@@ -36,12 +36,15 @@ impl Physical {
     fn less(self, a: &[u8], b: &[u8]) -> bool {
         match self {
             Physical::ByteArray => {
-                // Most pairs differ in their first eight bytes: one integer
-                // compare instead of a call to memcmp.
-                if let (Some(x), Some(y)) = (a.first_chunk::<8>(), b.first_chunk::<8>()) {
-                    if x != y {
-                        return u64::from_be_bytes(*x) < u64::from_be_bytes(*y);
-                    }
+                // Most pairs differ in their first eight bytes, and many
+                // values are shorter: integer compares instead of memcmp.
+                let (x, y) = (head8(a), head8(b));
+                if x != y {
+                    return x < y;
+                }
+                if a.len() <= 8 && b.len() <= 8 {
+                    // Equal heads: the shorter is a prefix of the longer.
+                    return a.len() < b.len();
                 }
                 a < b
             }
@@ -67,6 +70,16 @@ impl Physical {
             Physical::Int64 => buf.chunks_exact(8).for_each(f),
         }
     }
+}
+
+/// The first eight bytes of `v` big-endian, zero-padded: ordered as the
+/// bytes are, up to ties between a value and its zero-padded extensions.
+#[inline]
+fn head8(v: &[u8]) -> u64 {
+    if let Some(c) = v.first_chunk::<8>() {
+        return u64::from_be_bytes(*c);
+    }
+    v.iter().enumerate().fold(0, |x, (i, &b)| x | (b as u64) << (56 - 8 * i))
 }
 
 /// The values of a plain-encoded BYTE_ARRAY buffer (`u32` length + bytes).
@@ -116,13 +129,25 @@ struct Dict {
     spans: Vec<(u32, u32)>,
     table: HashTable<(u64, u32)>,
     hasher: ahash::RandomState,
+    /// The first entries' [`head8`], for the scan of small dictionaries.
+    heads: Vec<u64>,
     /// Sorted rows repeat values: the last entry is tried first.
     last: u32,
 }
 
+/// Dictionaries up to this many entries are scanned rather than hashed.
+const SMALL_DICT: usize = 16;
+
 impl Dict {
     fn new() -> Dict {
-        Dict { plain: Vec::new(), spans: Vec::new(), table: HashTable::new(), hasher: ahash::RandomState::with_seeds(1, 2, 3, 4), last: u32::MAX }
+        Dict {
+            plain: Vec::new(),
+            spans: Vec::new(),
+            table: HashTable::new(),
+            hasher: ahash::RandomState::with_seeds(1, 2, 3, 4),
+            heads: Vec::new(),
+            last: u32::MAX,
+        }
     }
 
     fn get(&self, i: u32) -> &[u8] {
@@ -133,6 +158,18 @@ impl Dict {
     fn index(&mut self, v: &[u8], physical: Physical) -> u32 {
         if self.last != u32::MAX && self.get(self.last) == v {
             return self.last;
+        }
+        // Columns of a few values (status, MIME types, languages) in random
+        // order: a scan of the entries' heads costs less than hashing.
+        if self.spans.len() <= SMALL_DICT {
+            let (head, len) = (head8(v), v.len() as u32);
+            let found = self.heads.iter().zip(&self.spans).position(|(&h, &(s, e))| {
+                h == head && e - s == len && (len <= 8 || &self.plain[s as usize..e as usize] == v)
+            });
+            if let Some(i) = found {
+                self.last = i as u32;
+                return i as u32;
+            }
         }
         let h = self.hasher.hash_one(v);
         let (plain, spans) = (&self.plain, &self.spans);
@@ -147,6 +184,9 @@ impl Dict {
                 physical.put_plain(v, &mut self.plain);
                 let end = self.plain.len();
                 self.spans.push(((end - v.len()) as u32, end as u32));
+                if self.heads.len() < SMALL_DICT {
+                    self.heads.push(head8(v));
+                }
                 self.table.insert_unique(h, (h, i), |&(eh, _)| eh);
                 i
             }
@@ -163,6 +203,7 @@ impl Dict {
         self.plain.clear();
         self.spans.clear();
         self.table.clear();
+        self.heads.clear();
         self.last = u32::MAX;
     }
 }
@@ -230,6 +271,8 @@ pub struct Column {
     info: ChunkInfo,
     min: Option<Vec<u8>>,
     max: Option<Vec<u8>>,
+    /// Scratch: the dictionary entries a page uses (a bit each).
+    seen: Vec<u64>,
     /// Scratch for DELTA_BYTE_ARRAY's lengths.
     prefixes: Vec<i64>,
     suffixes: Vec<i64>,
@@ -253,6 +296,7 @@ impl Column {
             info: ChunkInfo::default(),
             min: None,
             max: None,
+            seen: Vec::new(),
             prefixes: Vec::new(),
             suffixes: Vec::new(),
             bloom: None,
@@ -299,7 +343,7 @@ impl Column {
     }
 
     /// The page's lowest and highest value.
-    fn page_bounds(&self) -> Option<(&[u8], &[u8])> {
+    fn page_bounds(&mut self) -> Option<(&[u8], &[u8])> {
         let p = self.spec.physical;
         let mut b: Option<(&[u8], &[u8])> = None;
         let mut see = |v| match &mut b {
@@ -313,11 +357,16 @@ impl Column {
             }
         };
         if self.dict_on {
-            let mut prev = u32::MAX;
+            // Each entry the page uses is compared once: a column of a few
+            // values in random order compared every row before.
+            let seen = &mut self.seen;
+            seen.clear();
+            seen.resize(self.dict.len().div_ceil(64), 0);
             for &i in &self.idx {
-                if i != prev {
+                let (word, bit) = (&mut seen[i as usize / 64], 1u64 << (i % 64));
+                if *word & bit == 0 {
+                    *word |= bit;
                     see(self.dict.get(i));
-                    prev = i;
                 }
             }
         } else {
@@ -532,6 +581,55 @@ fn boundary_order(p: Physical, index: &PageIndex) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn byte_order_holds_for_short_values_and_zero_bytes() {
+        let vals: [&[u8]; 11] = [b"", b"\0", b"\0\0", b"a", b"a\0", b"ab", b"abcdefg", b"abcdefgh", b"abcdefgh\0", b"abcdefghi", b"b"];
+        for a in vals {
+            for b in vals {
+                assert_eq!(Physical::ByteArray.less(a, b), a < b, "{a:?} < {b:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn dictionary_indexes_are_stable_past_the_scanned_size() {
+        let mut d = Dict::new();
+        let vals: Vec<Vec<u8>> = (0..3 * SMALL_DICT).map(|i| format!("v{}", i * 7 % 40).into_bytes()).collect();
+        let mut first = std::collections::HashMap::new();
+        for round in 0..3 {
+            for (k, v) in vals.iter().enumerate() {
+                let i = d.index(v, Physical::ByteArray);
+                assert_eq!(d.get(i), &v[..]);
+                assert_eq!(*first.entry(v.clone()).or_insert(i), i, "round {round}, value {k}");
+            }
+        }
+        assert_eq!(d.len(), first.len());
+    }
+
+    #[test]
+    fn dictionary_page_bounds_cover_every_value() {
+        let spec = Spec { physical: Physical::ByteArray, nullable: true, dictionary: true, delta: false, bloom_filter: false };
+        let mut c = Column::new(spec, 500, 0);
+        let mut comp = Compressor::new(crate::compress::Codec::None).unwrap();
+        // Two pages of few values in random order: the second uses only
+        // entries the first saw, so it has bounds only if each page looks
+        // at its entries afresh.
+        let pages = [&["fra,eng", "deu", "eng"][..], &["eng", "deu"][..]];
+        let mut x = 7u32;
+        for words in pages {
+            for _ in 0..500 {
+                x = x.wrapping_mul(1103515245).wrapping_add(12345);
+                let w = words[(x >> 16) as usize % words.len()];
+                c.push(if x % 5 == 0 { None } else { Some(w.as_bytes()) }, &mut comp).unwrap();
+            }
+        }
+        let chunk = c.finish_chunk(&mut comp).unwrap();
+        let ix = &chunk.info.index;
+        assert_eq!(chunk.info.dict_data_pages, 2);
+        assert_eq!((&ix.mins[0][..], &ix.maxs[0][..]), (&b"deu"[..], &b"fra,eng"[..]));
+        assert_eq!((&ix.mins[1][..], &ix.maxs[1][..]), (&b"deu"[..], &b"eng"[..]));
+    }
 
     #[test]
     fn upper_bounds_stay_above_and_valid() {
