@@ -61,15 +61,6 @@ impl Physical {
         }
         out.extend_from_slice(v);
     }
-
-    /// Calls `f` with each value of a plain-encoded buffer.
-    fn each_plain<'a>(self, buf: &'a [u8], f: impl FnMut(&'a [u8])) {
-        match self {
-            Physical::ByteArray => byte_arrays(buf).for_each(f),
-            Physical::Int32 => buf.chunks_exact(4).for_each(f),
-            Physical::Int64 => buf.chunks_exact(8).for_each(f),
-        }
-    }
 }
 
 /// The first eight bytes of `v` big-endian, zero-padded: ordered as the
@@ -119,6 +110,9 @@ pub struct Spec {
     /// Pages that are not dictionary-encoded use DELTA_BYTE_ARRAY, not PLAIN.
     pub delta: bool,
     pub bloom_filter: bool,
+    /// Values arrive in ascending order (the file's sort column): a plain
+    /// page's bounds are its first and last value.
+    pub sorted: bool,
 }
 
 /// A dictionary: distinct values in first-seen order, plain-encoded back to
@@ -345,34 +339,31 @@ impl Column {
     /// The page's lowest and highest value.
     fn page_bounds(&mut self) -> Option<(&[u8], &[u8])> {
         let p = self.spec.physical;
-        let mut b: Option<(&[u8], &[u8])> = None;
-        let mut see = |v| match &mut b {
-            None => b = Some((v, v)),
-            Some((lo, hi)) => {
-                if p.less(v, lo) {
-                    *lo = v;
-                } else if p.less(hi, v) {
-                    *hi = v;
-                }
-            }
-        };
         if self.dict_on {
             // Each entry the page uses is compared once: a column of a few
             // values in random order compared every row before.
             let seen = &mut self.seen;
             seen.clear();
             seen.resize(self.dict.len().div_ceil(64), 0);
-            for &i in &self.idx {
+            let dict = &self.dict;
+            let used = self.idx.iter().filter_map(|&i| {
                 let (word, bit) = (&mut seen[i as usize / 64], 1u64 << (i % 64));
-                if *word & bit == 0 {
-                    *word |= bit;
-                    see(self.dict.get(i));
-                }
-            }
-        } else {
-            p.each_plain(&self.plain, see);
+                let new = *word & bit == 0;
+                *word |= bit;
+                new.then(|| dict.get(i))
+            });
+            return bounds(p, used);
         }
-        b
+        match p {
+            Physical::ByteArray if self.spec.sorted && !self.spec.nullable => {
+                debug_assert!(byte_arrays(&self.plain).is_sorted(), "a sorted column's values out of order");
+                let mut values = byte_arrays(&self.plain);
+                values.next().map(|first| (first, values.last().unwrap_or(first)))
+            }
+            Physical::ByteArray => bounds(p, byte_arrays(&self.plain)),
+            Physical::Int32 => bounds(p, self.plain.chunks_exact(4)),
+            Physical::Int64 => bounds(p, self.plain.chunks_exact(8)),
+        }
     }
 
     /// Re-encodes the page's values plainly and drops the dictionary: used
@@ -399,7 +390,8 @@ impl Column {
         if self.dict_on && first_page && self.dict.len() * 2 > self.rows {
             self.drop_dictionary();
         }
-        let mut body = Vec::with_capacity(self.plain.len() + self.idx.len() * 2 + self.defs.len() / 4 + 16);
+        let mut body = comp.take_page_buffer();
+        body.reserve(self.plain.len() + self.idx.len() * 2 + self.defs.len() / 4 + 16);
         if self.spec.nullable {
             body.extend_from_slice(&[0; 4]);
             rle::encode(&self.defs, 1, &mut body);
@@ -457,6 +449,7 @@ impl Column {
         info.compressed += (h.buf.len() + data.len()) as u64;
         info.stats.nulls += self.nulls as u64;
         info.values += self.rows as u64;
+        comp.give_back_page_buffer(body);
 
         self.defs.clear();
         self.plain.clear();
@@ -530,6 +523,28 @@ impl Column {
         self.dict_on = self.spec.dictionary;
         Ok(Chunk { dict_page, pages: std::mem::take(&mut self.pages), info, bloom: std::mem::replace(&mut self.bloom, fresh_bloom) })
     }
+}
+
+/// The lowest and highest of `values`. They are taken in pairs: the smaller
+/// of two can only lower the bound and the larger only raise it, three
+/// compares for two values where one at a time takes up to four.
+fn bounds<'a>(p: Physical, mut values: impl Iterator<Item = &'a [u8]>) -> Option<(&'a [u8], &'a [u8])> {
+    let first = values.next()?;
+    let (mut lo, mut hi) = (first, first);
+    while let Some(a) = values.next() {
+        let (small, large) = match values.next() {
+            Some(b) if p.less(b, a) => (b, a),
+            Some(b) => (a, b),
+            None => (a, a),
+        };
+        if p.less(small, lo) {
+            lo = small;
+        }
+        if p.less(hi, large) {
+            hi = large;
+        }
+    }
+    Some((lo, hi))
 }
 
 /// The smallest string above every string starting with `head`, no longer
@@ -609,7 +624,7 @@ mod tests {
 
     #[test]
     fn dictionary_page_bounds_cover_every_value() {
-        let spec = Spec { physical: Physical::ByteArray, nullable: true, dictionary: true, delta: false, bloom_filter: false };
+        let spec = Spec { physical: Physical::ByteArray, nullable: true, dictionary: true, delta: false, bloom_filter: false, sorted: false };
         let mut c = Column::new(spec, 500, 0);
         let mut comp = Compressor::new(crate::compress::Codec::None).unwrap();
         // Two pages of few values in random order: the second uses only
@@ -637,7 +652,7 @@ mod tests {
         assert_eq!(increment("a\u{10FFFF}".as_bytes()), Some(b"b".to_vec()));
         assert_eq!(increment("\u{D7FF}".as_bytes()), Some("\u{E000}".as_bytes().to_vec()));
         assert_eq!(increment(&[0x61, 0xff]), Some(vec![0x62]), "bytes that are not UTF-8");
-        let c = Column::new(Spec { physical: Physical::ByteArray, nullable: false, dictionary: false, delta: false, bloom_filter: false }, 10, 0);
+        let c = Column::new(Spec { physical: Physical::ByteArray, nullable: false, dictionary: false, delta: false, bloom_filter: false, sorted: false }, 10, 0);
         let long = "é".repeat(40); // 80 bytes, two per character
         let (lo, exact) = c.bound(long.as_bytes(), false);
         assert_eq!((lo.len(), exact), (64, false));

@@ -54,6 +54,7 @@ pub struct Compressor {
     zstd: Option<zstd::bulk::Compressor<'static>>,
     snappy: snap::raw::Encoder,
     out: Vec<u8>,
+    page: Vec<u8>,
 }
 
 impl Compressor {
@@ -62,7 +63,7 @@ impl Compressor {
             Codec::Zstd => Some(zstd::bulk::Compressor::new(ZSTD_LEVEL)?),
             _ => None,
         };
-        Ok(Compressor { codec, zstd, snappy: snap::raw::Encoder::new(), out: Vec::new() })
+        Ok(Compressor { codec, zstd, snappy: snap::raw::Encoder::new(), out: Vec::new(), page: Vec::new() })
     }
 
     pub fn codec(&self) -> Codec {
@@ -70,6 +71,17 @@ impl Compressor {
     }
 
     /// `page` compressed with the file's codec (borrowed until the next call).
+    /// A buffer for the next page's body, empty: one serves every page of
+    /// the file (a megabyte allocated and freed per page before).
+    pub fn take_page_buffer(&mut self) -> Vec<u8> {
+        std::mem::take(&mut self.page)
+    }
+
+    pub fn give_back_page_buffer(&mut self, mut page: Vec<u8>) {
+        page.clear();
+        self.page = page;
+    }
+
     pub fn compress<'a>(&'a mut self, page: &'a [u8]) -> io::Result<&'a [u8]> {
         self.out.clear();
         match self.codec {

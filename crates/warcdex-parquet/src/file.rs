@@ -92,6 +92,7 @@ impl FileWriter {
                     dictionary: !NO_DICTIONARY.contains(&name),
                     delta: DELTA.contains(&name),
                     bloom_filter: layout.bloom_filters && BLOOM_COLUMNS.contains(&name),
+                    sorted: name == SORTED_BY[0],
                 };
                 Column::new(spec, layout.page_rows, layout.row_group_rows as u64)
             })
