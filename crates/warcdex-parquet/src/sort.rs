@@ -28,7 +28,7 @@ const RUN_LEVEL: i32 = -1;
 /// A small window keeps each run's decoder small in the merge (hundreds of runs).
 const RUN_WINDOW_LOG: u32 = 17;
 /// How many records ahead the sorted walk prefetches.
-const PREFETCH: usize = 8;
+const PREFETCH: usize = 16;
 
 /// A spilled run, compressed or not.
 struct Run {
@@ -43,6 +43,9 @@ struct Run {
 #[derive(Clone, Copy)]
 struct Key {
     part: u32,
+    /// The record's size with its length prefix (for [`prefetch`]; the key
+    /// has room for it beside `part`).
+    len: u32,
     prefix: u128,
     /// Offset of the record's length prefix: also the arrival order, which
     /// breaks ties so the sort is stable.
@@ -56,21 +59,27 @@ fn prefix_of(k: &[u8]) -> u128 {
     u128::from_be_bytes(b)
 }
 
-/// A hint to load the record at `off` (its first two cache lines).
+/// A hint to load the record of `k`, every cache line of it: the walk
+/// reads all its bytes (a CC-style record spans six lines; loading only the
+/// first two left the others to stall).
 #[inline]
-fn prefetch(arena: &[u8], off: usize) {
+fn prefetch(arena: &[u8], k: &Key) {
     #[cfg(target_arch = "x86_64")]
-    if off < arena.len() {
-        // SAFETY: a prefetch is only a hint, and the address is inside the arena.
+    if k.off + k.len as usize <= arena.len() {
+        // SAFETY: a prefetch is only a hint, and the addresses are inside the arena.
         unsafe {
             use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            let p = arena.as_ptr().add(off) as *const i8;
-            _mm_prefetch(p, _MM_HINT_T0);
-            _mm_prefetch(p.wrapping_add(64), _MM_HINT_T0);
+            let start = arena.as_ptr().add(k.off);
+            let mut line = (start as usize & !63) as *const i8;
+            let end = start.add(k.len as usize) as *const i8;
+            while line < end {
+                _mm_prefetch(line, _MM_HINT_T0);
+                line = line.wrapping_add(64);
+            }
         }
     }
     #[cfg(not(target_arch = "x86_64"))]
-    let _ = (arena, off);
+    let _ = (arena, k);
 }
 
 fn body(arena: &[u8], off: usize) -> &[u8] {
@@ -109,7 +118,8 @@ impl RowSorter {
         let off = self.arena.len();
         record::encode(partition, fetch_time, c, &mut self.arena);
         let part = self.partition_id(partition.as_bytes());
-        self.keys.push(Key { part, prefix: prefix_of(c.urlkey.as_bytes()), off });
+        let len = (self.arena.len() - off) as u32;
+        self.keys.push(Key { part, len, prefix: prefix_of(c.urlkey.as_bytes()), off });
         if self.arena.len() + self.keys.len() * std::mem::size_of::<Key>() >= self.budget {
             self.spill()?;
         }
@@ -167,7 +177,7 @@ impl RowSorter {
     #[inline]
     fn prefetch(&self, i: usize) {
         if let Some(k) = self.keys.get(i) {
-            prefetch(&self.arena, k.off);
+            prefetch(&self.arena, k);
         }
     }
 
@@ -301,7 +311,7 @@ impl RunReader {
             RunReader::Memory { keys, next } => {
                 let Some(k) = keys.get(*next) else { return Ok(false) };
                 if let Some(ahead) = keys.get(*next + PREFETCH) {
-                    prefetch(arena, ahead.off);
+                    prefetch(arena, ahead);
                 }
                 *next += 1;
                 *rec = Rec::Held(body(arena, k.off));
