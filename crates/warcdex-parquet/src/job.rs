@@ -11,7 +11,7 @@ use warcdex_core::reader::ArchiveReader;
 
 use crate::capture::{parse_line, Capture, LineFormat};
 use crate::inputs::{decoded, read_line, Counting, Input, Stdin};
-use crate::row::{timestamp_millis, DeriveScratch, Row, RowRules};
+use crate::row::{timestamp_millis, DeriveScratch, Row, RowRules, RowScratch};
 use crate::schema::DEFAULT_PARTITION_BY;
 use crate::sort::{RowSorter, DEFAULT_BUDGET};
 use crate::writer::{DatasetWriter, Layout, WrittenFile};
@@ -94,7 +94,7 @@ impl Ctx<'_> {
         // only the partition and the fetch time.
         match timestamp_millis(&c.timestamp) {
             Some(fetch_time) => {
-                self.sorter.push(self.scratch.partition_of(c, &self.job.rules), fetch_time, c)?;
+                self.sorter.push(&self.scratch.placement(c, &self.job.rules), fetch_time, c)?;
                 self.summary.rows += 1;
                 if self.summary.rows % 4096 == 0 {
                     self.obs.progress(self.counter.load(Ordering::Relaxed), self.summary.rows);
@@ -244,8 +244,9 @@ pub fn run(inputs: &[Input], out_dir: &Path, job: &ParquetJob, obs: &mut dyn Obs
     summary.spilled_runs = sorter.spilled_runs() as u64;
     obs.progress(summary.bytes_read, summary.rows);
     let mut writer = DatasetWriter::new(out_dir, job.layout.clone())?;
-    let mut scratch = DeriveScratch::default();
-    sorter.finish(&mut |r| writer.push(&Row::derive_at(&r.capture, r.fetch_time, &job.rules, &mut scratch)))?;
+    // Partition and segment come with the record: found once, before the sort.
+    let mut scratch = RowScratch::default();
+    sorter.finish(&mut |r| writer.push(&Row::derive_at(&r.capture, r.fetch_time, r.placement(), &mut scratch)))?;
     summary.files = writer.finish()?;
     Ok(summary)
 }

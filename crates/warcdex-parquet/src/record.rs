@@ -7,17 +7,21 @@
 //!
 //! A record is `u32 length` + body:
 //!
-//!   [header bytes: u8] [fetch_time: i64 LE] [per text: varint(len + 1), 0 for null] [texts]
+//!   [header bytes: u8] [fetch_time: i64 LE]
+//!   [segment: varint(start + 1), 0 for none; varint(len)]
+//!   [per text: varint(len + 1), 0 for null] [texts]
 //!
 //! The texts are the partition, the SURT key and the capture's other index
-//! fields ([`FIELDS`]), back to back, so that a record read back from disk
-//! is checked as UTF-8 in one pass. Partition, key and fetch time are where
-//! the sorter reads them without decoding the rest.
+//! fields, back to back, so that a record read back from disk is checked as
+//! UTF-8 in one pass. Partition, key and fetch time are where the sorter
+//! reads them without decoding the rest. The segment is a byte range of the
+//! file name: with the partition, what [`Placement`] found before the sort.
 
 use std::borrow::Cow;
 use std::io;
 
 use crate::capture::Capture;
+use crate::row::Placement;
 use crate::varint;
 
 /// Texts a record holds: partition, then the capture's fields but the
@@ -28,6 +32,8 @@ const N_TEXT: usize = 14;
 #[derive(Debug, Clone, PartialEq)]
 pub struct Record<'a> {
     pub partition: &'a str,
+    /// The segment's bytes in the capture's file name (empty: none).
+    pub segment: std::ops::Range<usize>,
     pub fetch_time: i64,
     /// The capture, its timestamp empty.
     pub capture: Capture<'a>,
@@ -54,11 +60,14 @@ fn texts<'c>(partition: &'c str, c: &'c Capture<'_>) -> [Option<&'c str>; N_TEXT
 }
 
 /// Appends one length-prefixed record.
-pub fn encode(partition: &str, fetch_time: i64, c: &Capture<'_>, buf: &mut Vec<u8>) {
+pub fn encode(placement: &Placement<'_>, fetch_time: i64, c: &Capture<'_>, buf: &mut Vec<u8>) {
     let start = buf.len();
     buf.extend_from_slice(&[0; 5]);
     buf.extend_from_slice(&fetch_time.to_le_bytes());
-    let texts = texts(partition, c);
+    let seg = &placement.segment;
+    varint::put(buf, if seg.is_empty() { 0 } else { seg.start as u64 + 1 });
+    varint::put(buf, seg.len() as u64);
+    let texts = texts(placement.partition, c);
     for t in &texts {
         // A length fits five varint bytes, so the header fits its u8.
         varint::put(buf, t.map_or(0, |s| s.len() as u64 + 1));
@@ -105,8 +114,23 @@ pub fn check_sort_key(body: &[u8]) -> io::Result<()> {
     checked_sort_key(body).map(|_| ())
 }
 
+/// The segment range at the front of a header.
+fn segment_of(h: &mut &[u8]) -> io::Result<std::ops::Range<usize>> {
+    let mut next = || -> io::Result<usize> {
+        let (v, used) = varint::get(h).ok_or_else(bad_record)?;
+        *h = &h[used..];
+        usize::try_from(v).map_err(|_| bad_record())
+    };
+    let (start, len) = (next()?, next()?);
+    Ok(match start.checked_sub(1) {
+        Some(s) => s..s.checked_add(len).ok_or_else(bad_record)?,
+        None => 0..0,
+    })
+}
+
 fn checked_sort_key(body: &[u8]) -> io::Result<(&[u8], &[u8], i64)> {
     let (t, mut h, texts) = split(body)?;
+    segment_of(&mut h)?;
     let p = next_len(&mut h)?.unwrap_or(0);
     let k = next_len(&mut h)?.unwrap_or(0);
     if texts.len() < p + k {
@@ -116,6 +140,11 @@ fn checked_sort_key(body: &[u8]) -> io::Result<(&[u8], &[u8], i64)> {
 }
 
 impl<'a> Record<'a> {
+    /// Partition and segment, as found before the sort.
+    pub fn placement(&self) -> Placement<'a> {
+        Placement { partition: self.partition, segment: self.segment.clone() }
+    }
+
     /// A view of one record body (after its length prefix) written by [`encode`].
     pub fn decode(body: &'a [u8]) -> io::Result<Record<'a>> {
         Record::decode_with(body, |b| simdutf8::basic::from_utf8(b).map_err(|_| bad_record()))
@@ -133,6 +162,7 @@ impl<'a> Record<'a> {
 
     fn decode_with(body: &'a [u8], utf8: impl Fn(&'a [u8]) -> io::Result<&'a str>) -> io::Result<Record<'a>> {
         let (fetch_time, mut h, texts) = split(body)?;
+        let segment = segment_of(&mut h)?;
         let mut spans = [None; N_TEXT];
         let mut end = 0usize;
         for span in &mut spans {
@@ -156,8 +186,12 @@ impl<'a> Record<'a> {
         }
         let c = |v: Option<&'a str>| v.map(Cow::Borrowed);
         let [partition, urlkey, url, mime, status, digest, length, offset, filename, redirect, mime_detected, charset, languages, truncated] = t;
+        if !segment.is_empty() && filename.and_then(|f| f.get(segment.clone())).is_none() {
+            return Err(bad_record());
+        }
         Ok(Record {
             partition: partition.unwrap_or_default(),
+            segment,
             fetch_time,
             capture: Capture {
                 urlkey: urlkey.unwrap_or_default().into(),
@@ -191,10 +225,11 @@ mod tests {
         for line in [FULL, r#"org,x)/ 20200101000000 {}"#, "org,y)/ 20200101000000 http://y.org/ - - - - - - - -"] {
             let c = parse_line(line, LineFormat::Auto).unwrap();
             let mut buf = Vec::new();
-            encode("crawl=X/subset=warc", 1234, &c, &mut buf);
+            let segment = if c.filename.is_some() { 36..52 } else { 0..0 };
+            encode(&Placement { partition: "crawl=X/subset=warc", segment: segment.clone() }, 1234, &c, &mut buf);
             assert_eq!(u32::from_le_bytes(buf[..4].try_into().unwrap()) as usize, buf.len() - 4);
             let r = Record::decode(&buf[4..]).unwrap();
-            assert_eq!((r.partition, r.fetch_time), ("crawl=X/subset=warc", 1234));
+            assert_eq!((r.partition, r.segment.clone(), r.fetch_time), ("crawl=X/subset=warc", segment, 1234));
             assert_eq!(format!("{:?}", r.capture), format!("{:?}", Capture { timestamp: "".into(), ..c.clone() }), "{line}");
             assert_eq!(sort_key(&buf[4..]), (&b"crawl=X/subset=warc"[..], c.urlkey.as_bytes(), 1234));
             // SAFETY: `encode` wrote it.
@@ -206,7 +241,7 @@ mod tests {
     fn corrupt_records_are_errors() {
         let c = Capture { urlkey: "é,x)/".into(), url: Some("http://x.é/".into()), ..Default::default() };
         let mut buf = Vec::new();
-        encode("p", -1, &c, &mut buf);
+        encode(&Placement { partition: "p", segment: 0..0 }, -1, &c, &mut buf);
         let body = &buf[4..];
         assert!(Record::decode(body).is_ok());
         let texts_at = 9 + body[0] as usize;
@@ -224,8 +259,15 @@ mod tests {
         // A header that moves a boundary inside 'é' (two bytes): the texts
         // are still UTF-8 as a whole, the fields would not be.
         let mut shifted = body.to_vec();
-        assert_eq!((shifted[10], shifted[11]), (7, 13), "key 6 bytes, url 12");
-        (shifted[10], shifted[11]) = (2, 18);
+        assert_eq!(&shifted[9..14], [0, 0, 2, 7, 13], "no segment, partition 1 byte, key 6, url 12");
+        (shifted[12], shifted[13]) = (2, 18);
         assert!(Record::decode(&shifted).is_err());
+        // A segment outside the file name, or inside a character of it.
+        let c = Capture { filename: Some("é/x".into()), ..c };
+        for (segment, ok) in [(0..2, true), (1..2, false), (2..5, false), (3..4, true)] {
+            let mut buf = Vec::new();
+            encode(&Placement { partition: "p", segment: segment.clone() }, -1, &c, &mut buf);
+            assert_eq!(Record::decode(&buf[4..]).is_ok(), ok, "{segment:?}");
+        }
     }
 }

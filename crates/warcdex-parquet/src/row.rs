@@ -36,8 +36,6 @@ pub struct Row<S = String> {
     pub offset: i64,
     pub length: i64,
     pub segment: S,
-    pub crawl: S,
-    pub subset: S,
 }
 
 /// A row borrowing its strings.
@@ -144,13 +142,19 @@ pub const UNKNOWN_CRAWL: &str = "unknown";
 /// paths are kept by crawl and subset).
 #[derive(Debug, Default)]
 pub struct DeriveScratch {
-    host: HostScratch,
-    protocol: String,
+    pub row: RowScratch,
     crawl: String,
     /// Partition paths built so far, with the crawl and subset each was
     /// built from: rows share a few, and escaping them again cost more than
     /// finding them (consecutive rows alternate between subsets).
     partitions: Vec<(String, String, String)>,
+}
+
+/// The buffers [`Row::derive_at`] fills.
+#[derive(Debug, Default)]
+pub struct RowScratch {
+    host: HostScratch,
+    protocol: String,
 }
 
 /// At most this many partition paths are kept in [`DeriveScratch`].
@@ -166,13 +170,23 @@ impl Row {
 
 /// Crawl, segment and subset of a capture, borrowed; `path` gives the URL
 /// path when the file name is not a CC path (robots.txt captures are a
-/// subset of their own).
+/// subset of their own). The segment is a slice of the file name.
 fn crawl_segment_subset<'a>(c: &'a Capture<'_>, rules: &'a RowRules, crawl_buf: &'a mut String, status: i16, path: impl FnOnce() -> &'a str) -> (&'a str, &'a str, &'a str) {
     let filename = c.filename.as_deref().unwrap_or("");
     match cc_filename(filename) {
         Some((crawl, segment, subset)) => (rules.crawl.as_deref().unwrap_or_else(|| crawl.into_str(crawl_buf)), segment, subset),
         None => (rules.crawl.as_deref().unwrap_or(UNKNOWN_CRAWL), "", subset_of(path(), status, c.mime.as_deref())),
     }
+}
+
+/// Where a capture's rows go, found before the sort: the partition path,
+/// and the segment as a byte range of the capture's file name (empty when
+/// the name is not a CC path). The sort record keeps both, so that the
+/// columns derived after the sort need not parse the name again.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Placement<'s> {
+    pub partition: &'s str,
+    pub segment: std::ops::Range<usize>,
 }
 
 fn status_of(c: &Capture<'_>) -> i16 {
@@ -195,14 +209,25 @@ impl DeriveScratch {
         &partitions[at].2
     }
 
-    /// The partition path [`Row::derive_at`] gives `c`, without deriving
-    /// the other columns (the sorter needs it first).
-    pub fn partition_of<'s>(&'s mut self, c: &Capture<'_>, rules: &RowRules) -> &'s str {
-        let DeriveScratch { crawl: crawl_buf, partitions, .. } = self;
-        let url = c.url.as_deref().unwrap_or("");
-        let (crawl, _, subset) = crawl_segment_subset(c, rules, crawl_buf, status_of(c), || url::parse(url).path.unwrap_or(""));
-        DeriveScratch::partition(partitions, crawl, subset, rules)
+    /// The partition and segment of `c`, without deriving the other
+    /// columns (the sorter needs them first).
+    pub fn placement<'s>(&'s mut self, c: &Capture<'_>, rules: &RowRules) -> Placement<'s> {
+        let DeriveScratch { crawl, partitions, .. } = self;
+        placement(c, rules, crawl, partitions)
     }
+}
+
+fn placement<'s>(c: &Capture<'_>, rules: &RowRules, crawl_buf: &'s mut String, partitions: &'s mut Vec<(String, String, String)>) -> Placement<'s> {
+    let url = c.url.as_deref().unwrap_or("");
+    let (crawl, segment, subset) = crawl_segment_subset(c, rules, crawl_buf, status_of(c), || url::parse(url).path.unwrap_or(""));
+    let filename = c.filename.as_deref().unwrap_or("");
+    // `cc_filename` hands out slices of the name: the segment's offset is
+    // where it starts in the name.
+    let at = (segment.as_ptr() as usize).wrapping_sub(filename.as_ptr() as usize);
+    let range = if segment.is_empty() { 0..0 } else { at..at + segment.len() };
+    debug_assert_eq!(filename.get(range.clone()), Some(segment), "a segment outside its file name");
+    let segment = range;
+    Placement { partition: DeriveScratch::partition(partitions, crawl, subset, rules), segment }
 }
 
 impl<'a> Row<&'a str> {
@@ -210,22 +235,25 @@ impl<'a> Row<&'a str> {
     /// and `s`.
     pub fn derive_in(c: &'a Capture<'_>, rules: &'a RowRules, s: &'a mut DeriveScratch) -> Option<RowView<'a>> {
         let fetch_time = timestamp_millis(&c.timestamp)?;
-        Some(Row::derive_at(c, fetch_time, rules, s))
+        let DeriveScratch { row, crawl, partitions } = s;
+        let placement = placement(c, rules, crawl, partitions);
+        Some(Row::derive_at(c, fetch_time, placement, row))
     }
 
-    /// [`Row::derive_in`] with the fetch time already read from the timestamp.
-    pub fn derive_at(c: &'a Capture<'_>, fetch_time: i64, rules: &'a RowRules, s: &'a mut DeriveScratch) -> RowView<'a> {
-        let DeriveScratch { host: host_scratch, protocol, crawl: crawl_buf, partitions } = s;
+    /// [`Row::derive_in`] with the fetch time and the placement already
+    /// found (before the sort; they travel in the sort record).
+    pub fn derive_at(c: &'a Capture<'_>, fetch_time: i64, placement: Placement<'a>, s: &'a mut RowScratch) -> RowView<'a> {
+        let RowScratch { host: host_scratch, protocol } = s;
         let url_str = c.url.as_deref().unwrap_or("");
         let parts = url::parse(url_str);
         let host = parts.host.map(|h| host_columns_in(h, host_scratch)).unwrap_or_default();
         let status = status_of(c);
         let path = parts.path.unwrap_or("");
-        let (crawl, segment, subset) = crawl_segment_subset(c, rules, crawl_buf, status, || path);
+        let filename = c.filename.as_deref().unwrap_or("");
         protocol.clear();
         protocol.push_str(parts.protocol.as_deref().unwrap_or(""));
         Row {
-            partition: DeriveScratch::partition(partitions, crawl, subset, rules),
+            partition: placement.partition,
             surtkey: &c.urlkey,
             url: url_str,
             host,
@@ -242,12 +270,10 @@ impl<'a> Row<&'a str> {
             charset: c.charset.as_deref(),
             languages: c.languages.as_deref(),
             truncated: c.truncated.as_deref(),
-            filename: c.filename.as_deref().unwrap_or(""),
+            filename,
             offset: c.offset.as_deref().and_then(|s| s.parse().ok()).unwrap_or(-1),
             length: c.length.as_deref().and_then(|s| s.parse().ok()).unwrap_or(-1),
-            segment,
-            crawl,
-            subset,
+            segment: filename.get(placement.segment).unwrap_or(""),
         }
     }
 }
@@ -317,8 +343,6 @@ impl<S: AsRef<str>> Row<S> {
             offset: self.offset,
             length: self.length,
             segment: s(&self.segment),
-            crawl: s(&self.crawl),
-            subset: s(&self.subset),
         }
     }
 }
@@ -351,10 +375,12 @@ mod tests {
         let c = parse_line(line, LineFormat::Auto).unwrap();
         let mut scratch = DeriveScratch::default();
         let mut buf = Vec::new();
-        record::encode(scratch.partition_of(&c, &rules), row.fetch_time, &c, &mut buf);
+        let placement = scratch.placement(&c, &rules);
+        assert_eq!(&c.filename.as_deref().unwrap()[placement.segment.clone()], "1642320305277.88");
+        record::encode(&placement, row.fetch_time, &c, &mut buf);
         let back = record::Record::decode(&buf[4..]).unwrap();
-        assert_eq!(back.partition, row.partition);
-        assert_eq!(Row::derive_at(&back.capture, back.fetch_time, &rules, &mut scratch).to_owned(), row);
+        assert_eq!(back.placement(), placement);
+        assert_eq!(Row::derive_at(&back.capture, back.fetch_time, back.placement(), &mut scratch.row).to_owned(), row);
     }
 
     /// Reused buffers must not carry a field of one row into the next: each
@@ -383,8 +409,9 @@ mod tests {
                 let fresh = Row::derive(&c, &rules).unwrap();
                 let reused = Row::derive_in(&c, &rules, &mut scratch).unwrap().to_owned();
                 assert_eq!(reused, fresh, "{l}");
-                assert_eq!(scratch.partition_of(&c, &rules), fresh.partition, "{l}");
-                record::encode(&fresh.partition, fresh.fetch_time, &c, &mut arena);
+                let placement = scratch.placement(&c, &rules);
+                assert_eq!(placement.partition, fresh.partition, "{l}");
+                record::encode(&placement, fresh.fetch_time, &c, &mut arena);
                 want.push(fresh);
             }
         }
@@ -393,14 +420,14 @@ mod tests {
         for w in &want {
             let len = u32::from_le_bytes(rest[..4].try_into().unwrap()) as usize;
             let r = record::Record::decode(&rest[4..4 + len]).unwrap();
-            assert_eq!(Row::derive_at(&r.capture, r.fetch_time, &rules, &mut scratch).to_owned(), *w);
+            assert_eq!(Row::derive_at(&r.capture, r.fetch_time, r.placement(), &mut scratch.row).to_owned(), *w);
             rest = &rest[4 + len..];
         }
         assert!(rest.is_empty());
         // want[2k] is `full`, want[2k + 1] is sparse[k].
-        assert_eq!(want[0].crawl, "CC-NEWS-2024-05");
+        assert_eq!((want[0].partition.as_str(), want[0].segment.as_str()), ("crawl=CC-NEWS-2024-05/subset=news-warc", "20240501-00001"));
         assert_eq!(want[13].host, HostColumns::default());
-        assert_eq!((want[13].query.as_deref(), want[13].crawl.as_str()), (None, UNKNOWN_CRAWL));
+        assert_eq!((want[13].query.as_deref(), want[13].partition.as_str(), want[13].segment.as_str()), (None, "crawl=unknown/subset=warc", ""));
         assert_eq!(want[3].host.parts[0], None, "IPv6: the name only");
         assert_eq!(want[7].host.registered_domain, None);
     }

@@ -14,6 +14,7 @@ use std::path::PathBuf;
 
 use crate::capture::Capture;
 use crate::record::{self, check_sort_key, sort_key, Record};
+use crate::row::Placement;
 
 /// Memory for rows held before a run is spilled (arena and keys).
 pub const DEFAULT_BUDGET: usize = 256 << 20;
@@ -113,11 +114,11 @@ impl RowSorter {
         }
     }
 
-    /// Keeps a capture of `partition`, fetched at `fetch_time`.
-    pub fn push(&mut self, partition: &str, fetch_time: i64, c: &Capture<'_>) -> io::Result<()> {
+    /// Keeps a capture fetched at `fetch_time`, placed before the sort.
+    pub fn push(&mut self, placement: &Placement<'_>, fetch_time: i64, c: &Capture<'_>) -> io::Result<()> {
         let off = self.arena.len();
-        record::encode(partition, fetch_time, c, &mut self.arena);
-        let part = self.partition_id(partition.as_bytes());
+        record::encode(placement, fetch_time, c, &mut self.arena);
+        let part = self.partition_id(placement.partition.as_bytes());
         let len = (self.arena.len() - off) as u32;
         self.keys.push(Key { part, len, prefix: prefix_of(c.urlkey.as_bytes()), off });
         if self.arena.len() + self.keys.len() * std::mem::size_of::<Key>() >= self.budget {
@@ -374,8 +375,12 @@ mod tests {
         capture: Capture<'static>,
     }
 
+    fn placement(it: &Item) -> Placement<'_> {
+        Placement { partition: &it.partition, segment: 0..0 }
+    }
+
     fn push(s: &mut RowSorter, it: &Item) {
-        s.push(&it.partition, it.fetch_time, &it.capture).unwrap();
+        s.push(&placement(it), it.fetch_time, &it.capture).unwrap();
     }
 
     fn sorted(budget: usize, items: &[Item]) -> (usize, Vec<Item>) {
@@ -463,7 +468,7 @@ mod tests {
         let rows = rows();
         let mut all = Vec::new();
         for r in &rows[..100] {
-            record::encode(&r.partition, r.fetch_time, &r.capture, &mut all);
+            record::encode(&placement(r), r.fetch_time, &r.capture, &mut all);
         }
         // Room for about ten rows per run.
         let (runs, got) = sorted(10 * (all.len() / 100 + std::mem::size_of::<Key>()), &rows[..100]);

@@ -76,8 +76,6 @@ fn rows(n: usize) -> Vec<Row> {
             offset: r.next(1 << 40) as i64,
             length: i as i64 * 3 - 1000,
             segment: format!("1.{}", r.next(3)),
-            crawl: "X".into(),
-            subset: "warc".into(),
         });
     }
     out
