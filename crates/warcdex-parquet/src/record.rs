@@ -163,26 +163,19 @@ impl<'a> Record<'a> {
     fn decode_with(body: &'a [u8], utf8: impl Fn(&'a [u8]) -> io::Result<&'a str>) -> io::Result<Record<'a>> {
         let (fetch_time, mut h, texts) = split(body)?;
         let segment = segment_of(&mut h)?;
-        let mut spans = [None; N_TEXT];
+        let texts = utf8(texts)?;
+        let mut t: [Option<&str>; N_TEXT] = [None; N_TEXT];
         let mut end = 0usize;
-        for span in &mut spans {
+        for slot in &mut t {
             if let Some(n) = next_len(&mut h)? {
-                *span = Some((end, end + n));
+                // `get` refuses a cut inside a character, which a corrupt
+                // header could ask for even in valid UTF-8.
+                *slot = Some(texts.get(end..end + n).ok_or_else(bad_record)?);
                 end += n;
             }
         }
         if !h.is_empty() || texts.len() != end {
             return Err(bad_record());
-        }
-        let texts = utf8(texts)?;
-        let mut t: [Option<&str>; N_TEXT] = [None; N_TEXT];
-        for (slot, span) in t.iter_mut().zip(spans) {
-            // `get` refuses a cut inside a character, which a corrupt
-            // header could ask for even in valid UTF-8.
-            *slot = match span {
-                Some((a, b)) => Some(texts.get(a..b).ok_or_else(bad_record)?),
-                None => None,
-            };
         }
         let c = |v: Option<&'a str>| v.map(Cow::Borrowed);
         let [partition, urlkey, url, mime, status, digest, length, offset, filename, redirect, mime_detected, charset, languages, truncated] = t;

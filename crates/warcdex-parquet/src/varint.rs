@@ -16,7 +16,14 @@ pub fn put_signed(out: &mut Vec<u8>, v: i64) {
 
 /// The varint at the start of `b` and the bytes it took; `None` when `b`
 /// ends inside it or it runs past ten bytes.
+#[inline]
 pub fn get(b: &[u8]) -> Option<(u64, usize)> {
+    // Most varints (lengths, small counts) are one byte.
+    if let Some(&c) = b.first() {
+        if c < 0x80 {
+            return Some((c as u64, 1));
+        }
+    }
     let mut v = 0u64;
     for (i, &c) in b.iter().enumerate().take(10) {
         v |= ((c & 0x7f) as u64) << (7 * i);
