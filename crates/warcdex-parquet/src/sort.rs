@@ -37,10 +37,11 @@ struct Run {
     compressed: bool,
 }
 
-/// One arena record. `part` and `prefix` settle most comparisons without
+/// One arena record. `part` and the prefixes settle most comparisons without
 /// touching the arena: `part` is the partition's rank among the run's
 /// partitions (its id until the sort), `prefix` the surtkey's first 16 bytes
-/// big-endian (zero-padded: equal prefixes fall back to the full key).
+/// big-endian (zero-padded: equal prefixes fall back to the full key, which
+/// is read from the arena, a cache miss away).
 #[derive(Clone, Copy)]
 struct Key {
     part: u32,
@@ -48,6 +49,8 @@ struct Key {
     /// has room for it beside `part`).
     len: u32,
     prefix: u128,
+    /// The surtkey's next 16 bytes: a host's keys share their first 16.
+    prefix2: u128,
     /// Offset of the record's length prefix: also the arrival order, which
     /// breaks ties so the sort is stable.
     off: usize,
@@ -58,6 +61,10 @@ fn prefix_of(k: &[u8]) -> u128 {
     let n = k.len().min(16);
     b[..n].copy_from_slice(&k[..n]);
     u128::from_be_bytes(b)
+}
+
+fn prefixes_of(k: &[u8]) -> (u128, u128) {
+    (prefix_of(k), prefix_of(k.get(16..).unwrap_or_default()))
 }
 
 /// A hint to load the record of `k`, every cache line of it: the walk
@@ -120,7 +127,8 @@ impl RowSorter {
         record::encode(placement, fetch_time, c, &mut self.arena);
         let part = self.partition_id(placement.partition.as_bytes());
         let len = (self.arena.len() - off) as u32;
-        self.keys.push(Key { part, len, prefix: prefix_of(c.urlkey.as_bytes()), off });
+        let (prefix, prefix2) = prefixes_of(c.urlkey.as_bytes());
+        self.keys.push(Key { part, len, prefix, prefix2, off });
         if self.arena.len() + self.keys.len() * std::mem::size_of::<Key>() >= self.budget {
             self.spill()?;
         }
@@ -164,7 +172,7 @@ impl RowSorter {
         }
         let arena = &self.arena;
         self.keys.sort_unstable_by(|a, b| {
-            (a.part, a.prefix).cmp(&(b.part, b.prefix)).then_with(|| {
+            (a.part, a.prefix, a.prefix2).cmp(&(b.part, b.prefix, b.prefix2)).then_with(|| {
                 let (_, ka, ta) = sort_key(body(arena, a.off));
                 let (_, kb, tb) = sort_key(body(arena, b.off));
                 ka.cmp(kb).then(ta.cmp(&tb)).then(a.off.cmp(&b.off))
@@ -406,7 +414,7 @@ mod tests {
 
     /// Captures with equal sort keys but different contents, so that the
     /// order of ties is visible; SURT keys share long prefixes, some differ
-    /// only past 16 bytes or in length.
+    /// only past 16 or 32 bytes or in length.
     fn rows() -> Vec<Item> {
         (0..3000u32)
             .map(|i| {
@@ -415,7 +423,8 @@ mod tests {
                     partition: format!("p={}", ["b", "a", "c", "a/b"][(k % 4) as usize]),
                     fetch_time: (k % 2) as i64,
                     capture: Capture {
-                        urlkey: format!("com,example)/{:03}{}", k / 3, if k % 3 == 0 { "" } else { "x" }).into(),
+                        // Half the keys differ only past both 16-byte prefixes.
+                        urlkey: format!("com,example)/{}{:03}{}", if k % 5 < 2 { "" } else { "path/of/twenty/chars" }, k / 3, if k % 3 == 0 { "" } else { "x" }).into(),
                         offset: Some(i.to_string().into()),
                         url: (i % 5 == 0).then(|| format!("http://example.com/?q{i}").into()),
                         ..Default::default()
