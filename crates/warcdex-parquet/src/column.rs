@@ -127,6 +127,7 @@ struct Dict {
     heads: Vec<u64>,
     /// Sorted rows repeat values: the last entry is tried first.
     last: u32,
+    last_head: (u64, u32),
 }
 
 /// Dictionaries up to this many entries are scanned rather than hashed.
@@ -141,6 +142,7 @@ impl Dict {
             hasher: ahash::RandomState::with_seeds(1, 2, 3, 4),
             heads: Vec::new(),
             last: u32::MAX,
+            last_head: (0, 0),
         }
     }
 
@@ -150,18 +152,21 @@ impl Dict {
     }
 
     fn index(&mut self, v: &[u8], physical: Physical) -> u32 {
-        if self.last != u32::MAX && self.get(self.last) == v {
+        let (head, len) = (head8(v), v.len() as u32);
+        // The last entry's head and length settle most repeats of short
+        // values without a call to memcmp.
+        if self.last != u32::MAX && self.last_head == (head, len) && (len <= 8 || self.get(self.last) == v) {
             return self.last;
         }
         // Columns of a few values (status, MIME types, languages) in random
         // order: a scan of the entries' heads costs less than hashing.
         if self.spans.len() <= SMALL_DICT {
-            let (head, len) = (head8(v), v.len() as u32);
             let found = self.heads.iter().zip(&self.spans).position(|(&h, &(s, e))| {
                 h == head && e - s == len && (len <= 8 || &self.plain[s as usize..e as usize] == v)
             });
             if let Some(i) = found {
                 self.last = i as u32;
+                self.last_head = (head, len);
                 return i as u32;
             }
         }
@@ -179,13 +184,14 @@ impl Dict {
                 let end = self.plain.len();
                 self.spans.push(((end - v.len()) as u32, end as u32));
                 if self.heads.len() < SMALL_DICT {
-                    self.heads.push(head8(v));
+                    self.heads.push(head);
                 }
                 self.table.insert_unique(h, (h, i), |&(eh, _)| eh);
                 i
             }
         };
         self.last = i;
+        self.last_head = (head, len);
         i
     }
 
