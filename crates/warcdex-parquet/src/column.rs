@@ -151,6 +151,9 @@ impl Dict {
         &self.plain[s as usize..e as usize]
     }
 
+    /// The entry of `v`, added if new. The repeat of the last value is
+    /// handled inline (in the row push); the rest out of line.
+    #[inline(always)]
     fn index(&mut self, v: &[u8], physical: Physical) -> u32 {
         let (head, len) = (head8(v), v.len() as u32);
         // The last entry's head and length settle most repeats of short
@@ -158,6 +161,12 @@ impl Dict {
         if self.last != u32::MAX && self.last_head == (head, len) && (len <= 8 || self.get(self.last) == v) {
             return self.last;
         }
+        self.find_or_add(v, head, physical)
+    }
+
+    #[inline(never)]
+    fn find_or_add(&mut self, v: &[u8], head: u64, physical: Physical) -> u32 {
+        let len = v.len() as u32;
         // Columns of a few values (status, MIME types, languages) in random
         // order: a scan of the entries' heads costs less than hashing.
         if self.spans.len() <= SMALL_DICT {
