@@ -323,7 +323,9 @@ impl Column {
     /// more than the work of most values.
     #[inline(always)]
     pub fn push(&mut self, v: Option<&[u8]>, comp: &mut Compressor) -> io::Result<()> {
-        match v {
+        // Whether the page's values or the dictionary reached their limit:
+        // checked where they grow.
+        let full = match v {
             Some(v) => {
                 if self.spec.nullable {
                     self.defs.push(1);
@@ -334,18 +336,21 @@ impl Column {
                 if self.dict_on {
                     let i = self.dict.index(v, self.spec.physical);
                     self.idx.push(i);
+                    self.dict.plain.len() >= DICT_BYTES
                 } else {
                     self.spec.physical.put_plain(v, &mut self.plain);
+                    self.plain.len() >= PAGE_BYTES
                 }
             }
             None => {
                 debug_assert!(self.spec.nullable, "null in a required column");
                 self.defs.push(0);
                 self.nulls += 1;
+                false
             }
-        }
+        };
         self.rows += 1;
-        if self.rows >= self.page_rows || self.plain.len() >= PAGE_BYTES || (self.dict_on && self.dict.plain.len() >= DICT_BYTES) {
+        if full || self.rows >= self.page_rows {
             self.finish_page(comp)?;
         }
         Ok(())
@@ -635,6 +640,38 @@ mod tests {
             }
         }
         assert_eq!(d.len(), first.len());
+    }
+
+    /// Pages end at their row count, or when their values (plain) or the
+    /// chunk's dictionary reach 1 MiB; later pages of that chunk are plain.
+    #[test]
+    fn pages_and_dictionaries_end_at_their_byte_limits() {
+        let mut comp = Compressor::new(crate::compress::Codec::None).unwrap();
+        let value = |i: usize| format!("{i:0>1000}");
+        // Plain: 1,000-byte values (1,004 with the length), 10,000 rows a page.
+        let spec = Spec { physical: Physical::ByteArray, nullable: true, dictionary: false, delta: false, bloom_filter: false, sorted: false };
+        let mut c = Column::new(spec, 10_000, 0);
+        for i in 0..3000 {
+            let v = value(i);
+            c.push((i % 2 == 1).then_some(v.as_bytes()), &mut comp).unwrap();
+        }
+        let chunk = c.finish_chunk(&mut comp).unwrap();
+        let firsts: Vec<u64> = chunk.info.locations.iter().map(|l| l.2).collect();
+        // The page ends with the value that takes it to 1 MiB: the 1,045th, at row 2,089.
+        assert_eq!(firsts, [0, 2090], "pages start at these rows");
+        // Dictionary: distinct values until it holds 1 MiB, then plain pages.
+        let spec = Spec { dictionary: true, ..spec };
+        let mut c = Column::new(spec, 600, 0);
+        for i in 0..3000 {
+            // Repeats keep the first page's dictionary (fewer than half distinct).
+            let v = if i < 600 { value(i % 10) } else { value(i) };
+            c.push(Some(v.as_bytes()), &mut comp).unwrap();
+        }
+        let chunk = c.finish_chunk(&mut comp).unwrap();
+        let firsts: Vec<u64> = chunk.info.locations.iter().map(|l| l.2).collect();
+        // 10 entries from the first page; the 1,045th entry (row 1,634) fills it.
+        assert_eq!(firsts, [0, 600, 1200, 1635, 2235, 2835]);
+        assert_eq!((chunk.info.dict_data_pages, chunk.info.plain_data_pages), (3, 3));
     }
 
     #[test]
