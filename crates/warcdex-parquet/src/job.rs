@@ -10,7 +10,7 @@ use warcdex_core::index::{Event, IndexEntry, IndexOptions, Indexer};
 use warcdex_core::reader::ArchiveReader;
 
 use crate::capture::{parse_line, Capture, LineFormat};
-use crate::inputs::{decoded, read_line, Counting, Input, Stdin};
+use crate::inputs::{decoded, for_each_line, Counting, Input, Stdin};
 use crate::row::{timestamp_millis, DeriveScratch, Row, RowRules, RowScratch};
 use crate::schema::DEFAULT_PARTITION_BY;
 use crate::sort::{RowSorter, DEFAULT_BUDGET};
@@ -110,31 +110,26 @@ impl Ctx<'_> {
 
     fn index_lines(&mut self, name: &str, src: Box<dyn io::Read + Send>) -> io::Result<()> {
         let mut r = decoded(Box::new(Counting::new(src, self.counter.clone())))?;
-        let mut buf = Vec::with_capacity(4096);
         let mut format = LineFormat::Auto;
         let mut lineno = 0u64;
-        loop {
-            buf.clear();
-            if read_line(&mut *r, &mut buf)? == 0 {
-                break;
-            }
+        for_each_line(&mut *r, &mut Vec::with_capacity(4096), |bytes| {
             lineno += 1;
             // Strict UTF-8 is checked far faster than the lossy path walks
             // it, and simdutf8's vector check faster than std's.
-            let line = match simdutf8::basic::from_utf8(&buf) {
+            let line = match simdutf8::basic::from_utf8(bytes) {
                 Ok(s) => std::borrow::Cow::Borrowed(s),
-                Err(_) => String::from_utf8_lossy(&buf),
+                Err(_) => String::from_utf8_lossy(bytes),
             };
             let line = line.trim_end_matches(['\n', '\r']);
             if line.is_empty() {
-                continue;
+                return Ok(true);
             }
             if line.starts_with(" CDX") || line.starts_with("CDX ") {
                 format = LineFormat::from_header(line).unwrap_or(LineFormat::Auto);
-                continue;
+                return Ok(true);
             }
             if line.starts_with("!meta") || line.starts_with('#') {
-                continue; // pywb/ipwb metadata lines
+                return Ok(true); // pywb/ipwb metadata lines
             }
             match parse_line(line, format) {
                 Ok(c) => self.add(&c, || format!("{name}:{lineno}"))?,
@@ -143,11 +138,8 @@ impl Ctx<'_> {
                     self.obs.problem(true, &format!("{name}:{lineno}: {e}"));
                 }
             }
-            if lineno % 65536 == 0 && self.obs.cancelled() {
-                break;
-            }
-        }
-        Ok(())
+            Ok(lineno % 65536 != 0 || !self.obs.cancelled())
+        })
     }
 
     fn archive(&mut self, path: &Path) -> io::Result<()> {
