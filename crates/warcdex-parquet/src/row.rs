@@ -142,7 +142,7 @@ pub const UNKNOWN_CRAWL: &str = "unknown";
 /// paths are kept by crawl and subset).
 #[derive(Debug, Default)]
 pub struct DeriveScratch {
-    pub row: RowScratch,
+    row: RowScratch,
     crawl: String,
     /// Partition paths built so far, with the crawl and subset each was
     /// built from: rows share a few, and escaping them again cost more than
@@ -226,8 +226,7 @@ fn placement<'s>(c: &Capture<'_>, rules: &RowRules, crawl_buf: &'s mut String, p
     let at = (segment.as_ptr() as usize).wrapping_sub(filename.as_ptr() as usize);
     let range = if segment.is_empty() { 0..0 } else { at..at + segment.len() };
     debug_assert_eq!(filename.get(range.clone()), Some(segment), "a segment outside its file name");
-    let segment = range;
-    Placement { partition: DeriveScratch::partition(partitions, crawl, subset, rules), segment }
+    Placement { partition: DeriveScratch::partition(partitions, crawl, subset, rules), segment: range }
 }
 
 impl<'a> Row<&'a str> {
