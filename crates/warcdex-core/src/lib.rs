@@ -6,7 +6,7 @@
 //! - [`digest`], [`surt`], [`timestamp`], [`post`], [`robots`]: field derivations
 //! - [`index`]: rows from records; [`cdx`]: line formats; [`sort`]: sorted output
 //! - [`pywb`]: pywb's `cdx-indexer` rules and line layouts (`Style::Pywb`)
-//! - [`pipeline`], [`inputs`]: whole jobs over files
+//! - [`pipeline`], [`inputs`]: whole jobs over files; [`lines`]: index lines read in place
 
 pub mod cdx;
 pub mod decode;
@@ -20,6 +20,7 @@ pub mod index;
 pub mod inflate;
 pub mod inputs;
 pub mod json;
+pub mod lines;
 pub mod parallel;
 pub mod pipeline;
 pub mod post;

@@ -15,8 +15,9 @@ pub enum Codec {
 /// zstd's level and minimum match. On pages of a 1M-row CC-style index,
 /// level 2 gave files 1.3% smaller than level 3 (the usual default), in 4%
 /// less time: zstd sizes its tables by the page, and level 2's suit these
-/// pages better. Level 1 with matches from 5 bytes (its default is 6 on
-/// such pages) then took 4% less of the writer's time for files 0.9% larger.
+/// pages better. Level 1 with matches from 5 bytes (set: zstd's own choice
+/// for these pages gave files 2.7% larger) then took 4% less of the
+/// writer's time for files 0.9% larger (benches/README.md).
 const ZSTD_LEVEL: i32 = 1;
 const ZSTD_MIN_MATCH: u32 = 5;
 
@@ -77,7 +78,6 @@ impl Compressor {
         self.codec
     }
 
-    /// `page` compressed with the file's codec (borrowed until the next call).
     /// A buffer for the next page's body, empty: one serves every page of
     /// the file (a megabyte allocated and freed per page before).
     pub fn take_page_buffer(&mut self) -> Vec<u8> {
@@ -89,6 +89,7 @@ impl Compressor {
         self.page = page;
     }
 
+    /// `page` compressed with the file's codec (borrowed until the next call).
     pub fn compress<'a>(&'a mut self, page: &'a [u8]) -> io::Result<&'a [u8]> {
         self.out.clear();
         match self.codec {

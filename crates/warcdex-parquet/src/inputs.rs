@@ -123,96 +123,9 @@ pub fn decoded(src: Box<dyn Read + Send>) -> io::Result<Box<dyn BufRead + Send>>
     })
 }
 
-/// Calls `f` with each line of `r` (with its `\n`, if any), as
-/// `BufRead::read_until(b'\n', ..)` would read them, until `f` returns
-/// `false`. Lines are handed out where they lie in the reader's buffer; only
-/// a line split across two fills is copied (into `carry`). Line ends are
-/// found with the memchr crate's vector search (std's is a word at a time).
-pub fn for_each_line(r: &mut dyn BufRead, carry: &mut Vec<u8>, mut f: impl FnMut(&[u8]) -> io::Result<bool>) -> io::Result<()> {
-    carry.clear();
-    loop {
-        let avail = match r.fill_buf() {
-            Ok(b) => b,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e),
-        };
-        if avail.is_empty() {
-            return if carry.is_empty() { Ok(()) } else { f(carry).map(drop) };
-        }
-        let mut used = 0;
-        if !carry.is_empty() {
-            // The rest of a line begun in the last fill.
-            match memchr::memchr(b'\n', avail) {
-                Some(i) => {
-                    carry.extend_from_slice(&avail[..=i]);
-                    used = i + 1;
-                    let go_on = f(carry)?;
-                    carry.clear();
-                    if !go_on {
-                        r.consume(used);
-                        return Ok(());
-                    }
-                }
-                None => {
-                    carry.extend_from_slice(avail);
-                    let n = avail.len();
-                    r.consume(n);
-                    continue;
-                }
-            }
-        }
-        while let Some(i) = memchr::memchr(b'\n', &avail[used..]) {
-            let line = &avail[used..used + i + 1];
-            used += i + 1;
-            if !f(line)? {
-                r.consume(used);
-                return Ok(());
-            }
-        }
-        carry.extend_from_slice(&avail[used..]);
-        let n = avail.len();
-        r.consume(n);
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn lines_as_read_until_reads_them() {
-        for text in [&b"first line\n\nthird, longer than the buffer is wide\nlast without newline"[..], b"\n\nends with a newline\n", b"", b"x"] {
-            for cap in [1, 2, 3, 7, 64, 4096] {
-                let mut want = Vec::new();
-                let mut b = BufReader::with_capacity(cap, text);
-                loop {
-                    let mut y = Vec::new();
-                    if b.read_until(b'\n', &mut y).unwrap() == 0 {
-                        break;
-                    }
-                    want.push(y);
-                }
-                let mut got = Vec::new();
-                for_each_line(&mut BufReader::with_capacity(cap, text), &mut Vec::new(), |l| {
-                    got.push(l.to_vec());
-                    Ok(true)
-                })
-                .unwrap();
-                assert_eq!(got, want, "capacity {cap}");
-                // Stopping early, inside a fill and across fills.
-                for stop in 1..want.len() {
-                    let mut n = 0;
-                    let mut r = BufReader::with_capacity(cap, text);
-                    for_each_line(&mut r, &mut Vec::new(), |_| {
-                        n += 1;
-                        Ok(n < stop)
-                    })
-                    .unwrap();
-                    assert_eq!(n, stop, "capacity {cap}, stop after {stop}");
-                }
-            }
-        }
-    }
 
     #[test]
     fn index_names() {

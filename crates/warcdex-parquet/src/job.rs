@@ -7,10 +7,11 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use warcdex_core::index::{Event, IndexEntry, IndexOptions, Indexer};
+use warcdex_core::lines::for_each_line;
 use warcdex_core::reader::ArchiveReader;
 
 use crate::capture::{parse_line, Capture, LineFormat};
-use crate::inputs::{decoded, for_each_line, Counting, Input, Stdin};
+use crate::inputs::{decoded, Counting, Input, Stdin};
 use crate::row::{timestamp_millis, DeriveScratch, Row, RowRules, RowScratch};
 use crate::schema::DEFAULT_PARTITION_BY;
 use crate::sort::{RowSorter, DEFAULT_BUDGET};
@@ -91,7 +92,7 @@ struct Ctx<'a> {
 impl Ctx<'_> {
     fn add(&mut self, c: &Capture<'_>, whence: impl FnOnce() -> String) -> io::Result<()> {
         // The columns are derived after the sort (`run`); the sorter needs
-        // only the partition and the fetch time.
+        // only the placement (partition, segment) and the fetch time.
         match timestamp_millis(&c.timestamp) {
             Some(fetch_time) => {
                 self.sorter.push(&self.scratch.placement(c, &self.job.rules), fetch_time, c)?;
@@ -112,7 +113,7 @@ impl Ctx<'_> {
         let mut r = decoded(Box::new(Counting::new(src, self.counter.clone())))?;
         let mut format = LineFormat::Auto;
         let mut lineno = 0u64;
-        for_each_line(&mut *r, &mut Vec::with_capacity(4096), |bytes| {
+        for_each_line(&mut *r, |bytes| {
             lineno += 1;
             // Strict UTF-8 is checked far faster than the lossy path walks
             // it, and simdutf8's vector check faster than std's.

@@ -96,11 +96,16 @@ fn split(body: &[u8]) -> io::Result<(i64, &[u8], &[u8])> {
     Ok((t, header, texts))
 }
 
-/// The next length of a header: `None` for a null field.
-fn next_len(h: &mut &[u8]) -> io::Result<Option<usize>> {
+/// The varint at the front of a header, taken off it.
+fn next_varint(h: &mut &[u8]) -> io::Result<usize> {
     let (v, used) = varint::get(h).ok_or_else(bad_record)?;
     *h = &h[used..];
-    Ok(v.checked_sub(1).map(|n| n as usize))
+    usize::try_from(v).map_err(|_| bad_record())
+}
+
+/// The next length of a header: `None` for a null field.
+fn next_len(h: &mut &[u8]) -> io::Result<Option<usize>> {
+    Ok(next_varint(h)?.checked_sub(1))
 }
 
 /// Partition, SURT key and fetch time of a record body, for sorting.
@@ -116,12 +121,7 @@ pub fn check_sort_key(body: &[u8]) -> io::Result<()> {
 
 /// The segment range at the front of a header.
 fn segment_of(h: &mut &[u8]) -> io::Result<std::ops::Range<usize>> {
-    let mut next = || -> io::Result<usize> {
-        let (v, used) = varint::get(h).ok_or_else(bad_record)?;
-        *h = &h[used..];
-        usize::try_from(v).map_err(|_| bad_record())
-    };
-    let (start, len) = (next()?, next()?);
+    let (start, len) = (next_varint(h)?, next_varint(h)?);
     Ok(match start.checked_sub(1) {
         Some(s) => s..s.checked_add(len).ok_or_else(bad_record)?,
         None => 0..0,

@@ -230,31 +230,11 @@ fn summarize_lines(r: &mut impl BufRead, acc: &mut Accumulator) -> io::Result<Ki
             acc.line(line);
         }
     };
-    // The start of a line that the last buffer ended in.
-    let mut carry = Vec::new();
-    loop {
-        let chunk = r.fill_buf()?;
-        if chunk.is_empty() {
-            if !carry.is_empty() {
-                handle(&carry, &mut kind);
-            }
-            return Ok(kind);
-        }
-        let mut start = 0;
-        for end in memchr::memchr_iter(b'\n', chunk) {
-            if carry.is_empty() {
-                handle(&chunk[start..end], &mut kind);
-            } else {
-                carry.extend_from_slice(&chunk[..end]);
-                handle(&carry, &mut kind);
-                carry.clear();
-            }
-            start = end + 1;
-        }
-        carry.extend_from_slice(&chunk[start..]);
-        let n = chunk.len();
-        r.consume(n);
-    }
+    warcdex_core::lines::for_each_line(r, |line| {
+        handle(line, &mut kind);
+        Ok(true)
+    })?;
+    Ok(kind)
 }
 
 #[cfg(test)]
