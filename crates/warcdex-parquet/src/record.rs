@@ -1,34 +1,121 @@
-//! A capture as the sorter keeps it: its partition path, its fetch time and
-//! the index fields as read, encoded back to back in one byte string. The
+//! A capture as the sorter keeps it: its partition, its fetch time and the
+//! index fields as read, encoded back to back in one byte string. The
 //! columns are derived after the sort, from the decoded capture: the
 //! derived row repeats the URL's parts, the host's and the file name's
-//! (about 490 bytes a row against 330 for the capture), and the sort
+//! (about 490 bytes a row against 230 for the capture), and the sort
 //! writes, spills and reads back every byte it keeps.
 //!
 //! A record is `u32 length` + body:
 //!
 //!   [header bytes: u8] [fetch_time: i64 LE]
+//!   [partition: varint id] [SURT key: varint len]
+//!   [file name's directory: varint(id + 1), 0 for none]
 //!   [segment: varint(start + 1), 0 for none; varint(len)]
-//!   [per text: varint(len + 1), 0 for null] [texts]
+//!   [per other text: varint(len + 1), 0 for null] [texts]
 //!
-//! The texts are the partition, the SURT key and the capture's other index
-//! fields, back to back, so that a record read back from disk is checked as
-//! UTF-8 in one pass. Partition, key and fetch time are where the sorter
-//! reads them without decoding the rest. The segment is a byte range of the
-//! file name: with the partition, what [`Placement`] found before the sort.
+//! The texts are the SURT key and the capture's other index fields, back
+//! to back, so that a record read back from disk is checked as UTF-8 in
+//! one pass. Partition, key and fetch time lead, where the sorter reads
+//! them without decoding the rest. Partition paths and the directories of
+//! WARC file names repeat in every record of a crawl (a third of a Common
+//! Crawl record): the job's [`Names`] keeps each once and records carry
+//! its number. The segment is a byte range of the whole file name: with
+//! the partition, what [`Placement`] found before the sort.
 
 use std::borrow::Cow;
+use std::collections::HashMap;
 use std::io;
 
 use crate::capture::Capture;
 use crate::row::Placement;
 use crate::varint;
 
-/// Texts a record holds: partition, then the capture's fields but the
-/// timestamp (the fetch time stands for it).
-const N_TEXT: usize = 14;
+/// Texts a record holds with a length in the header: the capture's fields
+/// but the SURT key (before them) and the timestamp (the fetch time stands
+/// for it). The file name's is the part after its directory.
+const N_TEXT: usize = 12;
 
-/// A decoded record: strings borrow from the body.
+/// Directories kept at most: a job's names stay small whatever its inputs
+/// (Common Crawl's crawls have a few hundred); file names in further
+/// directories are kept whole in their records.
+const MAX_DIRS: usize = 1 << 16;
+
+/// The partition paths and file-name directories of a job's records,
+/// numbered in first-seen order. Records name them by number.
+#[derive(Debug, Default)]
+pub struct Names {
+    partitions: Vec<Box<str>>,
+    partition_ids: HashMap<Box<str>, u32>,
+    last_partition: u32,
+    dirs: Vec<Box<str>>,
+    dir_ids: HashMap<Box<str>, u32>,
+    last_dir: u32,
+}
+
+impl Names {
+    /// The number of partition `p`, given one if new.
+    pub fn partition_id(&mut self, p: &str) -> u32 {
+        // Consecutive rows mostly share it; a few alternate.
+        if self.partitions.get(self.last_partition as usize).is_some_and(|q| **q == *p) {
+            return self.last_partition;
+        }
+        let id = match self.partition_ids.get(p) {
+            Some(&id) => id,
+            None => {
+                let id = self.partitions.len() as u32;
+                self.partitions.push(p.into());
+                self.partition_ids.insert(p.into(), id);
+                id
+            }
+        };
+        self.last_partition = id;
+        id
+    }
+
+    pub fn partition(&self, id: u32) -> Option<&str> {
+        self.partitions.get(id as usize).map(|p| &**p)
+    }
+
+    /// Each partition's rank in name order, by number: records compare by
+    /// it. Ranks grow with the names, so a run sorted before a partition
+    /// was added stays in order.
+    pub fn partition_ranks(&self) -> Vec<u32> {
+        let mut by_name: Vec<u32> = (0..self.partitions.len() as u32).collect();
+        by_name.sort_unstable_by(|&a, &b| self.partitions[a as usize].cmp(&self.partitions[b as usize]));
+        let mut rank = vec![0u32; by_name.len()];
+        for (r, &id) in by_name.iter().enumerate() {
+            rank[id as usize] = r as u32;
+        }
+        rank
+    }
+
+    /// The number of directory `d` (with its final `/`), given one if new;
+    /// `None` once the table is full.
+    fn dir_id(&mut self, d: &str) -> Option<u32> {
+        if self.dirs.get(self.last_dir as usize).is_some_and(|q| **q == *d) {
+            return Some(self.last_dir);
+        }
+        let id = match self.dir_ids.get(d) {
+            Some(&id) => id,
+            None if self.dirs.len() < MAX_DIRS => {
+                let id = self.dirs.len() as u32;
+                self.dirs.push(d.into());
+                self.dir_ids.insert(d.into(), id);
+                id
+            }
+            None => return None,
+        };
+        self.last_dir = id;
+        Some(id)
+    }
+
+    fn dir(&self, id: usize) -> Option<&str> {
+        self.dirs.get(id).map(|d| &**d)
+    }
+}
+
+/// A decoded record: strings borrow from the body, the job's names and
+/// the buffer the file name is put back together in.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Record<'a> {
     pub partition: &'a str,
@@ -39,18 +126,16 @@ pub struct Record<'a> {
     pub capture: Capture<'a>,
 }
 
-fn texts<'c>(partition: &'c str, c: &'c Capture<'_>) -> [Option<&'c str>; N_TEXT] {
+fn texts<'c>(c: &'c Capture<'_>, file: Option<&'c str>) -> [Option<&'c str>; N_TEXT] {
     let o = |v: &'c Option<Cow<'_, str>>| v.as_deref();
     [
-        Some(partition),
-        Some(&c.urlkey),
         o(&c.url),
         o(&c.mime),
         o(&c.status),
         o(&c.digest),
         o(&c.length),
         o(&c.offset),
-        o(&c.filename),
+        file,
         o(&c.redirect),
         o(&c.mime_detected),
         o(&c.charset),
@@ -59,25 +144,39 @@ fn texts<'c>(partition: &'c str, c: &'c Capture<'_>) -> [Option<&'c str>; N_TEXT
     ]
 }
 
-/// Appends one length-prefixed record.
-pub fn encode(placement: &Placement<'_>, fetch_time: i64, c: &Capture<'_>, buf: &mut Vec<u8>) {
+/// Appends one length-prefixed record; its partition's number is returned.
+pub fn encode(names: &mut Names, placement: &Placement<'_>, fetch_time: i64, c: &Capture<'_>, buf: &mut Vec<u8>) -> u32 {
+    let part = names.partition_id(placement.partition);
+    // The directory is everything up to the last '/'.
+    let (dir, file) = match c.filename.as_deref() {
+        Some(f) => match f.rfind('/').and_then(|i| Some((names.dir_id(&f[..=i])?, &f[i + 1..]))) {
+            Some((id, rest)) => (Some(id), Some(rest)),
+            None => (None, Some(f)),
+        },
+        None => (None, None),
+    };
     let start = buf.len();
     buf.extend_from_slice(&[0; 5]);
     buf.extend_from_slice(&fetch_time.to_le_bytes());
+    varint::put(buf, part as u64);
+    varint::put(buf, c.urlkey.len() as u64);
+    varint::put(buf, dir.map_or(0, |d| d as u64 + 1));
     let seg = &placement.segment;
     varint::put(buf, if seg.is_empty() { 0 } else { seg.start as u64 + 1 });
     varint::put(buf, seg.len() as u64);
-    let texts = texts(placement.partition, c);
+    let texts = texts(c, file);
     for t in &texts {
         // A length fits five varint bytes, so the header fits its u8.
         varint::put(buf, t.map_or(0, |s| s.len() as u64 + 1));
     }
     buf[start + 4] = (buf.len() - start - 13) as u8;
+    buf.extend_from_slice(c.urlkey.as_bytes());
     for s in texts.iter().flatten() {
         buf.extend_from_slice(s.as_bytes());
     }
     let len = (buf.len() - start - 4) as u32;
     buf[start..start + 4].copy_from_slice(&len.to_le_bytes());
+    part
 }
 
 fn bad_record() -> io::Error {
@@ -108,8 +207,8 @@ fn next_len(h: &mut &[u8]) -> io::Result<Option<usize>> {
     Ok(next_varint(h)?.checked_sub(1))
 }
 
-/// Partition, SURT key and fetch time of a record body, for sorting.
-pub fn sort_key(body: &[u8]) -> (&[u8], &[u8], i64) {
+/// Partition number, SURT key and fetch time of a record body, for sorting.
+pub fn sort_key(body: &[u8]) -> (u32, &[u8], i64) {
     // Checked when the record was made or read back: see `check_sort_key`.
     checked_sort_key(body).expect("sort record")
 }
@@ -119,24 +218,11 @@ pub fn check_sort_key(body: &[u8]) -> io::Result<()> {
     checked_sort_key(body).map(|_| ())
 }
 
-/// The segment range at the front of a header.
-fn segment_of(h: &mut &[u8]) -> io::Result<std::ops::Range<usize>> {
-    let (start, len) = (next_varint(h)?, next_varint(h)?);
-    Ok(match start.checked_sub(1) {
-        Some(s) => s..s.checked_add(len).ok_or_else(bad_record)?,
-        None => 0..0,
-    })
-}
-
-fn checked_sort_key(body: &[u8]) -> io::Result<(&[u8], &[u8], i64)> {
+fn checked_sort_key(body: &[u8]) -> io::Result<(u32, &[u8], i64)> {
     let (t, mut h, texts) = split(body)?;
-    segment_of(&mut h)?;
-    let p = next_len(&mut h)?.unwrap_or(0);
-    let k = next_len(&mut h)?.unwrap_or(0);
-    if texts.len() < p + k {
-        return Err(bad_record());
-    }
-    Ok((&texts[..p], &texts[p..p + k], t))
+    let p = u32::try_from(next_varint(&mut h)?).map_err(|_| bad_record())?;
+    let k = next_varint(&mut h)?;
+    Ok((p, texts.get(..k).ok_or_else(bad_record)?, t))
 }
 
 impl<'a> Record<'a> {
@@ -145,9 +231,11 @@ impl<'a> Record<'a> {
         Placement { partition: self.partition, segment: self.segment.clone() }
     }
 
-    /// A view of one record body (after its length prefix) written by [`encode`].
-    pub fn decode(body: &'a [u8]) -> io::Result<Record<'a>> {
-        Record::decode_with(body, |b| simdutf8::basic::from_utf8(b).map_err(|_| bad_record()))
+    /// A view of one record body (after its length prefix) written by
+    /// [`encode`] with `names`; a file name kept by its directory is put
+    /// back together in `file`.
+    pub fn decode(body: &'a [u8], names: &'a Names, file: &'a mut String) -> io::Result<Record<'a>> {
+        Record::decode_with(body, names, file, |b| simdutf8::basic::from_utf8(b).map_err(|_| bad_record()))
     }
 
     /// [`Record::decode`] without checking UTF-8.
@@ -155,21 +243,32 @@ impl<'a> Record<'a> {
     /// # Safety
     /// `body` must be a record [`encode`] wrote (its texts are then whole
     /// `str`s); the sorter's in-memory arena holds only such.
-    pub unsafe fn decode_unchecked(body: &'a [u8]) -> io::Result<Record<'a>> {
+    pub unsafe fn decode_unchecked(body: &'a [u8], names: &'a Names, file: &'a mut String) -> io::Result<Record<'a>> {
         // SAFETY: the caller guarantees every text was a `str`.
-        Record::decode_with(body, |b| Ok(unsafe { std::str::from_utf8_unchecked(b) }))
+        Record::decode_with(body, names, file, |b| Ok(unsafe { std::str::from_utf8_unchecked(b) }))
     }
 
-    fn decode_with(body: &'a [u8], utf8: impl Fn(&'a [u8]) -> io::Result<&'a str>) -> io::Result<Record<'a>> {
+    fn decode_with(body: &'a [u8], names: &'a Names, file: &'a mut String, utf8: impl Fn(&'a [u8]) -> io::Result<&'a str>) -> io::Result<Record<'a>> {
         let (fetch_time, mut h, texts) = split(body)?;
-        let segment = segment_of(&mut h)?;
+        let partition = u32::try_from(next_varint(&mut h)?).ok().and_then(|p| names.partition(p)).ok_or_else(bad_record)?;
+        let key_len = next_varint(&mut h)?;
+        let dir = match next_varint(&mut h)?.checked_sub(1) {
+            Some(d) => Some(names.dir(d).ok_or_else(bad_record)?),
+            None => None,
+        };
+        let (seg_start, seg_len) = (next_varint(&mut h)?, next_varint(&mut h)?);
+        let segment = match seg_start.checked_sub(1) {
+            Some(s) => s..s.checked_add(seg_len).ok_or_else(bad_record)?,
+            None => 0..0,
+        };
         let texts = utf8(texts)?;
+        // `get` refuses a cut inside a character, which a corrupt header
+        // could ask for even in valid UTF-8.
+        let urlkey = texts.get(..key_len).ok_or_else(bad_record)?;
         let mut t: [Option<&str>; N_TEXT] = [None; N_TEXT];
-        let mut end = 0usize;
+        let mut end = key_len;
         for slot in &mut t {
             if let Some(n) = next_len(&mut h)? {
-                // `get` refuses a cut inside a character, which a corrupt
-                // header could ask for even in valid UTF-8.
                 *slot = Some(texts.get(end..end + n).ok_or_else(bad_record)?);
                 end += n;
             }
@@ -178,16 +277,24 @@ impl<'a> Record<'a> {
             return Err(bad_record());
         }
         let c = |v: Option<&'a str>| v.map(Cow::Borrowed);
-        let [partition, urlkey, url, mime, status, digest, length, offset, filename, redirect, mime_detected, charset, languages, truncated] = t;
+        let [url, mime, status, digest, length, offset, mut filename, redirect, mime_detected, charset, languages, truncated] = t;
+        if let Some(d) = dir {
+            let rest = filename.ok_or_else(bad_record)?;
+            file.clear();
+            file.push_str(d);
+            file.push_str(rest);
+            let file: &'a String = file;
+            filename = Some(file.as_str());
+        }
         if !segment.is_empty() && filename.and_then(|f| f.get(segment.clone())).is_none() {
             return Err(bad_record());
         }
         Ok(Record {
-            partition: partition.unwrap_or_default(),
+            partition,
             segment,
             fetch_time,
             capture: Capture {
-                urlkey: urlkey.unwrap_or_default().into(),
+                urlkey: urlkey.into(),
                 timestamp: "".into(),
                 url: c(url),
                 mime: c(mime),
@@ -215,52 +322,101 @@ mod tests {
 
     #[test]
     fn round_trip_keeps_every_field() {
-        for line in [FULL, r#"org,x)/ 20200101000000 {}"#, "org,y)/ 20200101000000 http://y.org/ - - - - - - - -"] {
+        let mut names = Names::default();
+        let other = r#"org,x)/ 20200101000000 {"filename": "dir/a/other.warc.gz"}"#;
+        let flat = r#"org,x)/ 20200101000000 {"filename": "flat.warc.gz"}"#;
+        for (i, line) in [FULL, r#"org,x)/ 20200101000000 {}"#, "org,y)/ 20200101000000 http://y.org/ - - - - - - - -", other, FULL, flat].into_iter().enumerate() {
             let c = parse_line(line, LineFormat::Auto).unwrap();
             let mut buf = Vec::new();
-            let segment = if c.filename.is_some() { 36..52 } else { 0..0 };
-            encode(&Placement { partition: "crawl=X/subset=warc", segment: segment.clone() }, 1234, &c, &mut buf);
+            let segment = if line == FULL { 36..52 } else { 0..0 };
+            let partition = ["crawl=X/subset=warc", "crawl=Y/subset=warc"][i % 2];
+            let id = encode(&mut names, &Placement { partition, segment: segment.clone() }, 1234, &c, &mut buf);
+            assert_eq!(names.partition(id), Some(partition));
             assert_eq!(u32::from_le_bytes(buf[..4].try_into().unwrap()) as usize, buf.len() - 4);
-            let r = Record::decode(&buf[4..]).unwrap();
-            assert_eq!((r.partition, r.segment.clone(), r.fetch_time), ("crawl=X/subset=warc", segment, 1234));
+            let mut file = String::new();
+            let r = Record::decode(&buf[4..], &names, &mut file).unwrap();
+            assert_eq!((r.partition, r.segment.clone(), r.fetch_time), (partition, segment, 1234));
             assert_eq!(format!("{:?}", r.capture), format!("{:?}", Capture { timestamp: "".into(), ..c.clone() }), "{line}");
-            assert_eq!(sort_key(&buf[4..]), (&b"crawl=X/subset=warc"[..], c.urlkey.as_bytes(), 1234));
+            assert_eq!(sort_key(&buf[4..]), (id, c.urlkey.as_bytes(), 1234));
+            let r = r.clone();
+            let mut file2 = String::new();
             // SAFETY: `encode` wrote it.
-            assert_eq!(unsafe { Record::decode_unchecked(&buf[4..]) }.unwrap(), r);
+            assert_eq!(unsafe { Record::decode_unchecked(&buf[4..], &names, &mut file2) }.unwrap(), r);
         }
+        // Two directories (FULL's twice), two partitions; the flat name is kept whole.
+        assert_eq!((names.dirs.len(), names.partitions.len()), (2, 2));
+        assert_eq!(names.partition_ranks(), [0, 1]);
+    }
+
+    #[test]
+    fn directories_past_the_limit_stay_in_their_records() {
+        let mut names = Names::default();
+        for i in 0..MAX_DIRS {
+            names.dir_id(&format!("d{i}/")).unwrap();
+        }
+        let c = Capture { urlkey: "x)/".into(), filename: Some("new/dir/f.warc.gz".into()), ..Default::default() };
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        encode(&mut names, &Placement { partition: "p", segment: 4..7 }, 0, &c, &mut a);
+        let known = Capture { filename: Some("d7/f.warc.gz".into()), ..c.clone() };
+        encode(&mut names, &Placement { partition: "p", segment: 0..0 }, 0, &known, &mut b);
+        assert!(a.len() > b.len() + "new/dir/".len() - "d7/".len(), "the new directory is written out");
+        let mut file = String::new();
+        let r = Record::decode(&a[4..], &names, &mut file).unwrap();
+        assert_eq!((r.capture.filename.as_deref(), r.segment), (Some("new/dir/f.warc.gz"), 4..7));
+        let r = Record::decode(&b[4..], &names, &mut file).unwrap();
+        assert_eq!(r.capture.filename.as_deref(), Some("d7/f.warc.gz"));
+    }
+
+    #[test]
+    fn partition_ranks_follow_names() {
+        let mut names = Names::default();
+        for p in ["crawl=B", "crawl=A", "crawl=C", "crawl=A", "crawl=B"] {
+            names.partition_id(p);
+        }
+        assert_eq!(names.partition_ranks(), [1, 0, 2]);
+        names.partition_id("crawl=AA");
+        assert_eq!(names.partition_ranks(), [2, 0, 3, 1], "ranks keep the order of the names before");
     }
 
     #[test]
     fn corrupt_records_are_errors() {
+        let mut names = Names::default();
         let c = Capture { urlkey: "é,x)/".into(), url: Some("http://x.é/".into()), ..Default::default() };
         let mut buf = Vec::new();
-        encode(&Placement { partition: "p", segment: 0..0 }, -1, &c, &mut buf);
+        encode(&mut names, &Placement { partition: "p", segment: 0..0 }, -1, &c, &mut buf);
         let body = &buf[4..];
-        assert!(Record::decode(body).is_ok());
+        let mut file = String::new();
+        assert!(Record::decode(body, &names, &mut file).is_ok());
         let texts_at = 9 + body[0] as usize;
         for cut in 0..body.len() {
-            assert!(Record::decode(&body[..cut]).is_err(), "cut at {cut}");
+            assert!(Record::decode(&body[..cut], &names, &mut file).is_err(), "cut at {cut}");
             // The keys are read from the front: a cut must leave them whole.
-            if cut < texts_at + "pé,x)/".len() {
+            if cut < texts_at + "é,x)/".len() {
                 assert!(check_sort_key(&body[..cut]).is_err(), "cut at {cut}");
             }
         }
         // Texts that are not UTF-8: the one check over all of them sees it.
         let mut bad = body.to_vec();
         bad[texts_at + 2] = 0xff;
-        assert!(Record::decode(&bad).is_err());
+        assert!(Record::decode(&bad, &names, &mut file).is_err());
         // A header that moves a boundary inside 'é' (two bytes): the texts
         // are still UTF-8 as a whole, the fields would not be.
         let mut shifted = body.to_vec();
-        assert_eq!(&shifted[9..14], [0, 0, 2, 7, 13], "no segment, partition 1 byte, key 6, url 12");
-        (shifted[12], shifted[13]) = (2, 18);
-        assert!(Record::decode(&shifted).is_err());
+        assert_eq!(&shifted[9..15], [0, 6, 0, 0, 0, 13], "partition 0, key 6, no directory or segment, url 12");
+        (shifted[10], shifted[14]) = (1, 18);
+        assert!(Record::decode(&shifted, &names, &mut file).is_err());
+        // A partition or directory the names do not have.
+        for (at, v) in [(9, 1), (11, 5)] {
+            let mut unknown = body.to_vec();
+            unknown[at] = v;
+            assert!(Record::decode(&unknown, &names, &mut file).is_err(), "byte {at} = {v}");
+        }
         // A segment outside the file name, or inside a character of it.
         let c = Capture { filename: Some("é/x".into()), ..c };
         for (segment, ok) in [(0..2, true), (1..2, false), (2..5, false), (3..4, true)] {
             let mut buf = Vec::new();
-            encode(&Placement { partition: "p", segment: segment.clone() }, -1, &c, &mut buf);
-            assert_eq!(Record::decode(&buf[4..]).is_ok(), ok, "{segment:?}");
+            encode(&mut names, &Placement { partition: "p", segment: segment.clone() }, -1, &c, &mut buf);
+            assert_eq!(Record::decode(&buf[4..], &names, &mut file).is_ok(), ok, "{segment:?}");
         }
     }
 }

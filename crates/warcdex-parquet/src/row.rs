@@ -376,8 +376,10 @@ mod tests {
         let mut buf = Vec::new();
         let placement = scratch.placement(&c, &rules);
         assert_eq!(&c.filename.as_deref().unwrap()[placement.segment.clone()], "1642320305277.88");
-        record::encode(&placement, row.fetch_time, &c, &mut buf);
-        let back = record::Record::decode(&buf[4..]).unwrap();
+        let mut names = record::Names::default();
+        record::encode(&mut names, &placement, row.fetch_time, &c, &mut buf);
+        let mut file = String::new();
+        let back = record::Record::decode(&buf[4..], &names, &mut file).unwrap();
         assert_eq!(back.placement(), placement);
         assert_eq!(Row::derive_at(&back.capture, back.fetch_time, back.placement(), &mut scratch.row).to_owned(), row);
     }
@@ -401,6 +403,7 @@ mod tests {
         let rules = RowRules { crawl: None, partition_by: vec!["crawl".into(), "subset".into()] };
         let mut scratch = DeriveScratch::default();
         let mut arena = Vec::new();
+        let mut names = record::Names::default();
         let mut want = Vec::new();
         for line in sparse {
             for l in [full, line] {
@@ -410,15 +413,16 @@ mod tests {
                 assert_eq!(reused, fresh, "{l}");
                 let placement = scratch.placement(&c, &rules);
                 assert_eq!(placement.partition, fresh.partition, "{l}");
-                record::encode(&placement, fresh.fetch_time, &c, &mut arena);
+                record::encode(&mut names, &placement, fresh.fetch_time, &c, &mut arena);
                 want.push(fresh);
             }
         }
         // The sort records give the same rows, derived with reused buffers.
         let mut rest = &arena[..];
+        let mut file = String::new();
         for w in &want {
             let len = u32::from_le_bytes(rest[..4].try_into().unwrap()) as usize;
-            let r = record::Record::decode(&rest[4..4 + len]).unwrap();
+            let r = record::Record::decode(&rest[4..4 + len], &names, &mut file).unwrap();
             assert_eq!(Row::derive_at(&r.capture, r.fetch_time, r.placement(), &mut scratch.row).to_owned(), *w);
             rest = &rest[4 + len..];
         }

@@ -7,13 +7,13 @@
 //! the sort moves small keys that point into the arena.
 
 use std::cmp::Ordering;
-use std::collections::{BinaryHeap, HashMap};
+use std::collections::BinaryHeap;
 use std::fs::File;
 use std::io::{self, BufReader, BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::PathBuf;
 
 use crate::capture::Capture;
-use crate::record::{self, check_sort_key, sort_key, Record};
+use crate::record::{self, check_sort_key, sort_key, Names, Record};
 use crate::row::Placement;
 
 /// Memory for rows held before a run is spilled (arena and keys).
@@ -38,8 +38,8 @@ struct Run {
 }
 
 /// One arena record. `part` and the prefixes settle most comparisons without
-/// touching the arena: `part` is the partition's rank among the run's
-/// partitions (its id until the sort), `prefix` the surtkey's first 32 bytes
+/// touching the arena: `part` is the partition's rank in name order (its
+/// number until the sort), `prefix` the surtkey's first 32 bytes
 /// as big-endian words (zero-padded: equal prefixes fall back to the full
 /// key, which is read from the arena, a cache miss away; a host's keys
 /// share their first 16 bytes). Words, not `u128`s: 48 bytes a key, not 64.
@@ -95,10 +95,8 @@ pub struct RowSorter {
     tmp_dir: Option<PathBuf>,
     arena: Vec<u8>,
     keys: Vec<Key>,
-    /// The run's distinct partitions, by id; the last one used is checked first.
-    partitions: Vec<Vec<u8>>,
-    partition_ids: HashMap<Vec<u8>, u32>,
-    last_part: u32,
+    /// The partitions and file-name directories the records name by number.
+    names: Names,
     runs: Vec<Run>,
 }
 
@@ -109,9 +107,7 @@ impl RowSorter {
             tmp_dir,
             arena: Vec::new(),
             keys: Vec::new(),
-            partitions: Vec::new(),
-            partition_ids: HashMap::new(),
-            last_part: 0,
+            names: Names::default(),
             runs: Vec::new(),
         }
     }
@@ -119,8 +115,7 @@ impl RowSorter {
     /// Keeps a capture fetched at `fetch_time`, placed before the sort.
     pub fn push(&mut self, placement: &Placement<'_>, fetch_time: i64, c: &Capture<'_>) -> io::Result<()> {
         let off = self.arena.len();
-        record::encode(placement, fetch_time, c, &mut self.arena);
-        let part = self.partition_id(placement.partition.as_bytes());
+        let part = record::encode(&mut self.names, placement, fetch_time, c, &mut self.arena);
         let len = (self.arena.len() - off) as u32;
         self.keys.push(Key { part, len, prefix: prefix_of(c.urlkey.as_bytes()), off });
         if self.arena.len() + self.keys.len() * std::mem::size_of::<Key>() >= self.budget {
@@ -129,38 +124,9 @@ impl RowSorter {
         Ok(())
     }
 
-    fn partition_id(&mut self, p: &[u8]) -> u32 {
-        if self.partitions.get(self.last_part as usize).is_some_and(|q| q == p) {
-            return self.last_part;
-        }
-        // Few partitions, alternating row to row: a scan beats hashing.
-        if self.partitions.len() <= 16 {
-            if let Some(id) = self.partitions.iter().position(|q| q == p) {
-                self.last_part = id as u32;
-                return id as u32;
-            }
-        }
-        let id = match self.partition_ids.get(p) {
-            Some(&id) => id,
-            None => {
-                let id = self.partitions.len() as u32;
-                self.partitions.push(p.to_vec());
-                self.partition_ids.insert(p.to_vec(), id);
-                id
-            }
-        };
-        self.last_part = id;
-        id
-    }
-
     /// Sorts the keys of the rows held.
     fn sort(&mut self) {
-        let mut by_name: Vec<u32> = (0..self.partitions.len() as u32).collect();
-        by_name.sort_unstable_by(|&a, &b| self.partitions[a as usize].cmp(&self.partitions[b as usize]));
-        let mut rank = vec![0u32; by_name.len()];
-        for (r, &id) in by_name.iter().enumerate() {
-            rank[id as usize] = r as u32;
-        }
+        let rank = self.names.partition_ranks();
         for k in &mut self.keys {
             k.part = rank[k.part as usize];
         }
@@ -211,9 +177,6 @@ impl RowSorter {
         // The arena keeps its capacity for the next run.
         self.arena.clear();
         self.keys.clear();
-        self.partitions.clear();
-        self.partition_ids.clear();
-        self.last_part = 0;
         Ok(())
     }
 
@@ -228,12 +191,14 @@ impl RowSorter {
 
     /// Hands every capture to `sink` in order.
     pub fn finish(mut self, sink: &mut dyn FnMut(&Record<'_>) -> io::Result<()>) -> io::Result<()> {
+        // A file name kept by its directory is put back together here.
+        let mut file = String::new();
         if self.runs.is_empty() {
             self.sort();
             for (i, k) in self.keys.iter().enumerate() {
                 self.prefetch(i + PREFETCH);
                 // SAFETY: the arena holds only records `push` encoded from `str`s.
-                sink(&unsafe { Record::decode_unchecked(body(&self.arena, k.off)) }?)?;
+                sink(&unsafe { Record::decode_unchecked(body(&self.arena, k.off), &self.names, &mut file) }?)?;
             }
             return Ok(());
         }
@@ -243,6 +208,8 @@ impl RowSorter {
         self.sort();
         let arena = std::mem::take(&mut self.arena);
         let held = std::mem::take(&mut self.keys);
+        let names = std::mem::take(&mut self.names);
+        let rank = names.partition_ranks();
         let mut readers: Vec<RunReader> = Vec::with_capacity(self.runs.len() + 1);
         for run in self.runs.drain(..) {
             readers.push(RunReader::Disk(if run.compressed {
@@ -260,20 +227,22 @@ impl RowSorter {
         for (run, r) in readers.iter_mut().enumerate() {
             let mut rec = Rec::Read(Vec::new());
             if r.next(&arena, &mut rec)? {
-                heap.push(Head { rec, run });
+                heap.push(Head::new(rec, run, &rank)?);
             }
         }
         while let Some(mut top) = heap.peek_mut() {
             let rec = match &top.rec {
                 // Checked: runs come back from disk.
-                Rec::Read(buf) => Record::decode(buf)?,
+                Rec::Read(buf) => Record::decode(buf, &names, &mut file)?,
                 // SAFETY: the arena holds only records `push` encoded from `str`s.
-                Rec::Held(body) => unsafe { Record::decode_unchecked(body)? },
+                Rec::Held(body) => unsafe { Record::decode_unchecked(body, &names, &mut file)? },
             };
             sink(&rec)?;
             // Refill the head in place: no allocation per row.
             let run = top.run;
-            if !readers[run].next(&arena, &mut top.rec)? {
+            if readers[run].next(&arena, &mut top.rec)? {
+                top.rank = part_rank(&rank, top.rec.body())?;
+            } else {
                 std::collections::binary_heap::PeekMut::pop(top);
             }
         }
@@ -341,7 +310,20 @@ fn read_record(r: &mut impl Read, buf: &mut Vec<u8>) -> io::Result<bool> {
 /// A run's current record in the merge.
 struct Head<'a> {
     rec: Rec<'a>,
+    /// Its partition's rank in name order.
+    rank: u32,
     run: usize,
+}
+
+impl<'a> Head<'a> {
+    fn new(rec: Rec<'a>, run: usize, rank: &[u32]) -> io::Result<Head<'a>> {
+        Ok(Head { rank: part_rank(rank, rec.body())?, rec, run })
+    }
+}
+
+/// The rank of a record's partition (a number read back from disk is checked).
+fn part_rank(rank: &[u32], body: &[u8]) -> io::Result<u32> {
+    rank.get(sort_key(body).0 as usize).copied().ok_or_else(|| io::Error::new(io::ErrorKind::InvalidData, "corrupt sort record"))
 }
 
 impl PartialEq for Head<'_> {
@@ -359,9 +341,9 @@ impl Ord for Head<'_> {
     // Reversed for a min-heap. Runs hold consecutive stretches of the input,
     // so the run index breaks ties in arrival order, as within a run.
     fn cmp(&self, o: &Self) -> Ordering {
-        let (pa, ka, ta) = sort_key(self.rec.body());
-        let (pb, kb, tb) = sort_key(o.rec.body());
-        (pb, kb, tb, o.run).cmp(&(pa, ka, ta, self.run))
+        let (_, ka, ta) = sort_key(self.rec.body());
+        let (_, kb, tb) = sort_key(o.rec.body());
+        (o.rank, kb, tb, o.run).cmp(&(self.rank, ka, ta, self.run))
     }
 }
 
@@ -398,7 +380,7 @@ mod tests {
             got.push(Item {
                 partition: r.partition.to_string(),
                 fetch_time: r.fetch_time,
-                capture: Capture { urlkey: c.urlkey.to_string().into(), url: own(&c.url), offset: own(&c.offset), ..Default::default() },
+                capture: Capture { urlkey: c.urlkey.to_string().into(), url: own(&c.url), offset: own(&c.offset), filename: own(&c.filename), ..Default::default() },
             });
             Ok(())
         })
@@ -421,6 +403,8 @@ mod tests {
                         urlkey: format!("com,example)/{}{:03}{}", if k % 5 < 2 { "" } else { "path/of/twenty/chars" }, k / 3, if k % 3 == 0 { "" } else { "x" }).into(),
                         offset: Some(i.to_string().into()),
                         url: (i % 5 == 0).then(|| format!("http://example.com/?q{i}").into()),
+                        // Names in a few directories (kept by number), or none.
+                        filename: (i % 7 != 0).then(|| format!("{}f{i}.warc.gz", ["", "a/", "a/b/", "crawl-data/x/"][(i % 4) as usize]).into()),
                         ..Default::default()
                     },
                 }
@@ -470,8 +454,9 @@ mod tests {
     fn budget_counts_arena_bytes() {
         let rows = rows();
         let mut all = Vec::new();
+        let mut names = Names::default();
         for r in &rows[..100] {
-            record::encode(&placement(r), r.fetch_time, &r.capture, &mut all);
+            record::encode(&mut names, &placement(r), r.fetch_time, &r.capture, &mut all);
         }
         // Room for about ten rows per run.
         let (runs, got) = sorted(10 * (all.len() / 100 + std::mem::size_of::<Key>()), &rows[..100]);
