@@ -45,12 +45,16 @@ const MAX_DIRS: usize = 1 << 16;
 #[derive(Debug, Default)]
 pub struct Names {
     partitions: Vec<Box<str>>,
-    partition_ids: HashMap<Box<str>, u32>,
+    partition_ids: FastMap,
     last_partition: u32,
     dirs: Vec<Box<str>>,
-    dir_ids: HashMap<Box<str>, u32>,
+    dir_ids: FastMap,
     last_dir: u32,
 }
+
+/// Looked up once a row (a CC index alternates between a few hundred
+/// directories): ahash, where std's SipHash took a third of the encoding.
+type FastMap = HashMap<Box<str>, u32, ahash::RandomState>;
 
 impl Names {
     /// The number of partition `p`, given one if new.
@@ -58,6 +62,13 @@ impl Names {
         // Consecutive rows mostly share it; a few alternate.
         if self.partitions.get(self.last_partition as usize).is_some_and(|q| **q == *p) {
             return self.last_partition;
+        }
+        // Few partitions, alternating row to row: a scan beats hashing.
+        if self.partitions.len() <= 16 {
+            if let Some(id) = self.partitions.iter().position(|q| **q == *p) {
+                self.last_partition = id as u32;
+                return id as u32;
+            }
         }
         let id = match self.partition_ids.get(p) {
             Some(&id) => id,
