@@ -55,6 +55,32 @@ struct Key {
     off: usize,
 }
 
+/// The order of two keys by partition rank and prefix (`Equal`: their
+/// records decide). Word by word with early exits: the tuple's compare
+/// took a generic loop, a quarter of the sort's instructions.
+#[inline(always)]
+fn prefix_order(a: &Key, b: &Key) -> Ordering {
+    if a.part != b.part {
+        return a.part.cmp(&b.part);
+    }
+    for i in 0..4 {
+        if a.prefix[i] != b.prefix[i] {
+            return a.prefix[i].cmp(&b.prefix[i]);
+        }
+    }
+    Ordering::Equal
+}
+
+/// The order of two records with equal prefixes: whole key, fetch time,
+/// arrival.
+#[cold]
+#[inline(never)]
+fn record_order(arena: &[u8], a: &Key, b: &Key) -> Ordering {
+    let (_, ka, ta) = sort_key(body(arena, a.off));
+    let (_, kb, tb) = sort_key(body(arena, b.off));
+    ka.cmp(kb).then(ta.cmp(&tb)).then(a.off.cmp(&b.off))
+}
+
 fn prefix_of(k: &[u8]) -> [u64; 4] {
     let mut b = [0u8; 32];
     let n = k.len().min(32);
@@ -131,12 +157,9 @@ impl RowSorter {
             k.part = rank[k.part as usize];
         }
         let arena = &self.arena;
-        self.keys.sort_unstable_by(|a, b| {
-            (a.part, a.prefix).cmp(&(b.part, b.prefix)).then_with(|| {
-                let (_, ka, ta) = sort_key(body(arena, a.off));
-                let (_, kb, tb) = sort_key(body(arena, b.off));
-                ka.cmp(kb).then(ta.cmp(&tb)).then(a.off.cmp(&b.off))
-            })
+        self.keys.sort_unstable_by(|a, b| match prefix_order(a, b) {
+            Ordering::Equal => record_order(arena, a, b),
+            o => o,
         });
     }
 
