@@ -213,9 +213,24 @@ fn next_varint(h: &mut &[u8]) -> io::Result<usize> {
     usize::try_from(v).map_err(|_| bad_record())
 }
 
-/// The next length of a header: `None` for a null field.
-fn next_len(h: &mut &[u8]) -> io::Result<Option<usize>> {
-    Ok(next_varint(h)?.checked_sub(1))
+/// The `N` varints of a whole header. Most are one byte (lengths, small
+/// numbers), read without the general decoder.
+#[inline(always)]
+fn header<const N: usize>(mut h: &[u8]) -> io::Result<[usize; N]> {
+    let mut out = [0usize; N];
+    for slot in &mut out {
+        match h.split_first() {
+            Some((&b, rest)) if b < 0x80 => {
+                *slot = b as usize;
+                h = rest;
+            }
+            _ => *slot = next_varint(&mut h)?,
+        }
+    }
+    if !h.is_empty() {
+        return Err(bad_record());
+    }
+    Ok(out)
 }
 
 /// Partition number, SURT key and fetch time of a record body, for sorting.
@@ -260,14 +275,14 @@ impl<'a> Record<'a> {
     }
 
     fn decode_with(body: &'a [u8], names: &'a Names, file: &'a mut String, utf8: impl Fn(&'a [u8]) -> io::Result<&'a str>) -> io::Result<Record<'a>> {
-        let (fetch_time, mut h, texts) = split(body)?;
-        let partition = u32::try_from(next_varint(&mut h)?).ok().and_then(|p| names.partition(p)).ok_or_else(bad_record)?;
-        let key_len = next_varint(&mut h)?;
-        let dir = match next_varint(&mut h)?.checked_sub(1) {
+        let (fetch_time, h, texts) = split(body)?;
+        let v = header::<{ 5 + N_TEXT }>(h)?;
+        let [part, key_len, dir, seg_start, seg_len] = [v[0], v[1], v[2], v[3], v[4]];
+        let partition = u32::try_from(part).ok().and_then(|p| names.partition(p)).ok_or_else(bad_record)?;
+        let dir = match dir.checked_sub(1) {
             Some(d) => Some(names.dir(d).ok_or_else(bad_record)?),
             None => None,
         };
-        let (seg_start, seg_len) = (next_varint(&mut h)?, next_varint(&mut h)?);
         let segment = match seg_start.checked_sub(1) {
             Some(s) => s..s.checked_add(seg_len).ok_or_else(bad_record)?,
             None => 0..0,
@@ -278,13 +293,13 @@ impl<'a> Record<'a> {
         let urlkey = texts.get(..key_len).ok_or_else(bad_record)?;
         let mut t: [Option<&str>; N_TEXT] = [None; N_TEXT];
         let mut end = key_len;
-        for slot in &mut t {
-            if let Some(n) = next_len(&mut h)? {
-                *slot = Some(texts.get(end..end + n).ok_or_else(bad_record)?);
+        for (slot, &n) in t.iter_mut().zip(&v[5..]) {
+            if let Some(n) = n.checked_sub(1) {
+                *slot = Some(texts.get(end..end.checked_add(n).ok_or_else(bad_record)?).ok_or_else(bad_record)?);
                 end += n;
             }
         }
-        if !h.is_empty() || texts.len() != end {
+        if texts.len() != end {
             return Err(bad_record());
         }
         let c = |v: Option<&'a str>| v.map(Cow::Borrowed);
