@@ -15,36 +15,68 @@ pub fn binary_packed(values: &[i64], out: &mut Vec<u8>) {
     varint::put(out, MINIBLOCKS as u64);
     varint::put(out, values.len() as u64);
     varint::put_signed(out, values.first().copied().unwrap_or(0));
-    let deltas: Vec<i64> = values.windows(2).map(|w| w[1] - w[0]).collect();
-    for block in deltas.chunks(BLOCK) {
+    let mut deltas = [0i64; BLOCK];
+    let mut rest = values;
+    while rest.len() > 1 {
+        // One block: the deltas of up to BLOCK + 1 values.
+        let n = (rest.len() - 1).min(BLOCK);
+        for (d, w) in deltas.iter_mut().zip(rest[..n + 1].windows(2)) {
+            *d = w[1] - w[0];
+        }
+        rest = &rest[n..];
+        let block = &deltas[..n];
         let min = *block.iter().min().expect("non-empty block");
         varint::put_signed(out, min);
         let widths_at = out.len();
         out.extend_from_slice(&[0; MINIBLOCKS]);
         for (m, mini) in block.chunks(PER_MINIBLOCK).enumerate() {
-            let max = mini.iter().map(|&d| (d - min) as u64).max().unwrap_or(0);
-            let width = 64 - max.leading_zeros();
-            out[widths_at + m] = width as u8;
-            // Bit-packed LSB first, padded to a whole miniblock: 32 values
-            // of `width` bits are exactly `4 * width` bytes.
-            let mut packed = [0u8; 8 * PER_MINIBLOCK];
-            let (mut acc, mut bits, mut n) = (0u128, 0u32, 0usize);
-            for k in 0..PER_MINIBLOCK {
-                let v = mini.get(k).map_or(0, |&d| (d - min) as u64);
-                acc |= (v as u128) << bits;
-                bits += width;
-                if bits >= 64 {
-                    packed[n..n + 8].copy_from_slice(&(acc as u64).to_le_bytes());
-                    n += 8;
-                    acc >>= 64;
-                    bits -= 64;
-                }
+            let mut vals = [0u64; PER_MINIBLOCK];
+            // The width of the largest value is the width of them all or'ed.
+            let mut any = 0u64;
+            for (v, &d) in vals.iter_mut().zip(mini) {
+                *v = (d - min) as u64;
+                any |= *v;
             }
-            let tail = (bits as usize).div_ceil(8);
-            packed[n..n + tail].copy_from_slice(&(acc as u64).to_le_bytes()[..tail]);
-            out.extend_from_slice(&packed[..n + tail]);
+            let width = 64 - any.leading_zeros();
+            out[widths_at + m] = width as u8;
+            pack(&vals, width, out);
         }
     }
+}
+
+/// 32 values of `width` bits, LSB first: exactly `4 * width` bytes.
+#[inline]
+fn pack(vals: &[u64; PER_MINIBLOCK], width: u32, out: &mut Vec<u8>) {
+    let bytes = 4 * width as usize;
+    if width <= 57 {
+        // Each value or'ed in as one unaligned word at its byte: its bits
+        // and the shift within the byte fit 64 (the 8 spare bytes take the
+        // last word's overhang).
+        let mut buf = [0u8; 4 * 57 + 8];
+        for (k, &v) in vals.iter().enumerate() {
+            let bit = k * width as usize;
+            let at = bit / 8;
+            let word = u64::from_le_bytes(buf[at..at + 8].try_into().unwrap()) | v << (bit % 8);
+            buf[at..at + 8].copy_from_slice(&word.to_le_bytes());
+        }
+        out.extend_from_slice(&buf[..bytes]);
+        return;
+    }
+    let mut packed = [0u8; 8 * PER_MINIBLOCK];
+    let (mut acc, mut bits, mut n) = (0u128, 0u32, 0usize);
+    for &v in vals {
+        acc |= (v as u128) << bits;
+        bits += width;
+        if bits >= 64 {
+            packed[n..n + 8].copy_from_slice(&(acc as u64).to_le_bytes());
+            n += 8;
+            acc >>= 64;
+            bits -= 64;
+        }
+    }
+    debug_assert_eq!(n + (bits as usize).div_ceil(8), bytes);
+    packed[n..n + bits.div_ceil(8) as usize].copy_from_slice(&(acc as u64).to_le_bytes()[..bits.div_ceil(8) as usize]);
+    out.extend_from_slice(&packed[..bytes]);
 }
 
 /// How many leading bytes `a` and `b` share, compared eight at a time.
