@@ -106,7 +106,10 @@ fn derive_host_columns<'s>(raw: &str, bufs: &'s mut HostBufs) -> HostColumns<&'s
     let HostBufs { lower, decoded, idna, ip, reversed, registered_domain, private_domain } = bufs;
     lower.clear();
     if raw.is_ascii() {
-        lower.extend(raw.bytes().map(|c| c.to_ascii_lowercase() as char));
+        // Copied, then lowered in place: pushed char by char, it cost a
+        // tenth of the host's columns.
+        lower.push_str(raw);
+        lower.make_ascii_lowercase();
     } else {
         lower.push_str(&raw.to_lowercase());
     }
