@@ -342,6 +342,25 @@ test('gzip and bzip2 indexes, CDX 11 and 9 fields, stdin, unsorted input', async
   } else t.log('bzip2 tool absent: stdin bz2 not checked')
 })
 
+test('an index already in order is written as it comes, into the files the sort would give', async (t) => {
+  const lines = []
+  for (let i = 0; i < 3000; i++) {
+    const k = (i * 7919) % 3000
+    lines.push(`com,example${k % 7})/p${String(k).padStart(4, '0')} 20200101000000 {"url": "http://example${k % 7}.com/p${k}", "status": "${k % 5 === 0 ? 404 : 200}", "offset": "${k}", "length": "5", "filename": "x.warc.gz"}`)
+  }
+  const sorted = [...lines].sort()
+  const a = await convert(lines, { crawl: 'S' })
+  const b = await convert(sorted, { crawl: 'S' })
+  t.is(a.summary.streamedRows, 0)
+  t.is(b.summary.streamedRows, 3000)
+  // Each partition's one file, row by row in file order.
+  const rows = async (out) => duck(`SELECT url_surtkey, fetch_status, warc_record_offset::INT AS o, subset FROM read_parquet('${out}/**/*.parquet', hive_partitioning = true, file_row_number = true) ORDER BY subset, file_row_number`)
+  const strip = (r) => r.map((x) => [x.url_surtkey, x.fetch_status, x.o, x.subset])
+  const [ra, rb] = [strip(await rows(a.out)), strip(await rows(b.out))]
+  t.is(rb.length, 3000)
+  t.deepEqual(rb, ra)
+})
+
 test('bounded files and memory: spilled runs merge into globally sorted files of at most --max-file-rows rows', async (t) => {
   const lines = []
   for (let i = 0; i < 20000; i++) {
@@ -351,6 +370,7 @@ test('bounded files and memory: spilled runs merge into globally sorted files of
   }
   const { out, summary, files } = await convert(lines, { crawl: 'BIG', maxFileRows: 3000, sortBudgetBytes: 1 << 19 })
   t.true(summary.spilledRuns >= 3, `spilled ${summary.spilledRuns} runs`)
+  t.is(summary.streamedRows, 0, 'an unsorted input is sorted')
   t.is(summary.rows, 20000)
   const warc = files.filter((f) => f.includes('subset=warc'))
   t.is(warc.length, Math.ceil(18000 / 3000))

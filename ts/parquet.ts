@@ -46,6 +46,8 @@ export interface ParquetSummary {
   warnings: number
   bytesRead: number
   spilledRuns: number
+  /** Rows written as they came, without the sort: the input was in order (as Common Crawl's and cdxj-indexer's indexes are). */
+  streamedRows: number
   cancelled: boolean
   files: ParquetFile[]
 }
@@ -64,7 +66,8 @@ interface NativeParquet {
  * Converts archives (indexed on the way), index files (CDXJ, CDX 11/9;
  * plain, .gz, .bz2), directories of them, or `'-'` (index lines on standard
  * input) into a dataset under `outDir`. Rows are sorted by url_surtkey in
- * each file; memory stays bounded (sorted runs spill to disk).
+ * each file; memory stays bounded (sorted runs spill to disk). An input
+ * already in order is written without the sort.
  */
 export async function writeParquet(inputs: string | string[], outDir: string, options: ParquetOptions = {}): Promise<ParquetSummary> {
   const list = Array.isArray(inputs) ? inputs : [inputs]

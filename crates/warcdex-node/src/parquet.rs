@@ -127,8 +127,8 @@ impl Task for ParquetTask {
             }
             files.push(']');
             Ok(format!(
-                "{{\"inputs\":{},\"rows\":{},\"skipped\":{},\"warnings\":{},\"bytesRead\":{},\"spilledRuns\":{},\"cancelled\":{},\"files\":{files}}}",
-                s.inputs, s.rows, s.skipped, s.warnings, s.bytes_read, s.spilled_runs, obs.cancelled()
+                "{{\"inputs\":{},\"rows\":{},\"skipped\":{},\"warnings\":{},\"bytesRead\":{},\"spilledRuns\":{},\"streamedRows\":{},\"cancelled\":{},\"files\":{files}}}",
+                s.inputs, s.rows, s.skipped, s.warnings, s.bytes_read, s.spilled_runs, s.streamed_rows, obs.cancelled()
             ))
         })
     }

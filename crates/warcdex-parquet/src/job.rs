@@ -1,4 +1,11 @@
 //! A whole conversion: inputs → rows → sorted runs → partitioned files.
+//!
+//! Indexes are mostly written sorted (Common Crawl's, cdxj-indexer's), and
+//! then the sort is wasted work: the first rows are held as for a sort and
+//! watched; if they came in order, they are written and later rows go
+//! straight to the files for as long as they stay in order. A row out of
+//! order closes those files, and the rows from it on are sorted as usual
+//! (into files of their own: every file stays sorted).
 
 use std::fs::File;
 use std::io;
@@ -23,7 +30,14 @@ pub struct ParquetJob {
     pub layout: Layout,
     pub sort_budget: usize,
     pub tmp_dir: Option<PathBuf>,
+    /// Rows watched before an input in order is written without the sort
+    /// (0: always sort).
+    pub probe_rows: u64,
 }
+
+/// Partitions an input in order may interleave (each keeps a file, and a
+/// row group, open).
+const STREAM_PARTITIONS: usize = 8;
 
 impl Default for ParquetJob {
     fn default() -> Self {
@@ -32,6 +46,7 @@ impl Default for ParquetJob {
             layout: Layout::default(),
             sort_budget: DEFAULT_BUDGET,
             tmp_dir: None,
+            probe_rows: 65_536,
         }
     }
 }
@@ -64,6 +79,8 @@ pub struct Summary {
     pub warnings: u64,
     pub bytes_read: u64,
     pub spilled_runs: u64,
+    /// Rows written as they came, without the sort (the input was in order).
+    pub streamed_rows: u64,
     pub files: Vec<WrittenFile>,
 }
 
@@ -80,10 +97,51 @@ pub trait Observer {
 pub struct NoObserver;
 impl Observer for NoObserver {}
 
+/// Where rows go: held for the sort while the first ones are watched,
+/// straight to the files, or to the sort for good.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    Probe,
+    Stream,
+    Sort,
+}
+
+/// The last (SURT key, fetch time) of each partition, to see whether rows
+/// come in the order the sort would give them.
+#[derive(Default)]
+struct InOrder {
+    last: Vec<(String, Vec<u8>, i64)>,
+}
+
+impl InOrder {
+    /// Whether the row follows the last one of its partition (recorded if
+    /// so); `false` too for one partition more than the files may keep open.
+    fn next(&mut self, partition: &str, key: &str, fetch_time: i64) -> bool {
+        let Some(i) = self.last.iter().position(|(p, ..)| p == partition) else {
+            if self.last.len() >= STREAM_PARTITIONS {
+                return false;
+            }
+            self.last.push((partition.to_string(), key.as_bytes().to_vec(), fetch_time));
+            return true;
+        };
+        let (_, k, t) = &mut self.last[i];
+        if (key.as_bytes(), fetch_time) < (&k[..], *t) {
+            return false;
+        }
+        k.clear();
+        k.extend_from_slice(key.as_bytes());
+        *t = fetch_time;
+        true
+    }
+}
+
 struct Ctx<'a> {
     job: &'a ParquetJob,
     sorter: RowSorter,
     scratch: DeriveScratch,
+    mode: Mode,
+    in_order: InOrder,
+    writer: DatasetWriter,
     summary: Summary,
     counter: Arc<AtomicU64>,
     obs: &'a mut dyn Observer,
@@ -95,7 +153,18 @@ impl Ctx<'_> {
         // only the placement (partition, segment) and the fetch time.
         match timestamp_millis(&c.timestamp) {
             Some(fetch_time) => {
-                self.sorter.push(&self.scratch.placement(c, &self.job.rules), fetch_time, c)?;
+                if self.mode == Mode::Stream && self.stream(c, fetch_time)? {
+                    // Written.
+                } else {
+                    let placement = self.scratch.placement(c, &self.job.rules);
+                    if self.mode == Mode::Probe && !self.in_order.next(placement.partition, &c.urlkey, fetch_time) {
+                        self.mode = Mode::Sort;
+                    }
+                    self.sorter.push(&placement, fetch_time, c)?;
+                    if self.mode == Mode::Probe && self.summary.rows + 1 >= self.job.probe_rows {
+                        self.start_streaming()?;
+                    }
+                }
                 self.summary.rows += 1;
                 if self.summary.rows % 4096 == 0 {
                     self.obs.progress(self.counter.load(Ordering::Relaxed), self.summary.rows);
@@ -106,6 +175,39 @@ impl Ctx<'_> {
                 self.obs.problem(true, &format!("{}: bad timestamp '{}'", whence(), c.timestamp));
             }
         }
+        Ok(())
+    }
+
+    /// Writes the row of `c` if it comes in order; `false` (and the sort
+    /// for every row from it on) if not.
+    fn stream(&mut self, c: &Capture<'_>, fetch_time: i64) -> io::Result<bool> {
+        let row = Row::derive_in(c, &self.job.rules, &mut self.scratch).expect("a capture with a fetch time has a row");
+        if self.in_order.next(&row.partition, &c.urlkey, fetch_time) {
+            self.writer.push(&row)?;
+            self.summary.streamed_rows += 1;
+            return Ok(true);
+        }
+        // The files so far hold every row before this one, in order.
+        self.writer.close_all()?;
+        self.writer.set_max_open(1)?;
+        self.mode = Mode::Sort;
+        Ok(false)
+    }
+
+    /// The rows held so far came in order: written as they are (the sort
+    /// keeps arrival order), and later rows go straight to the files.
+    fn start_streaming(&mut self) -> io::Result<()> {
+        let held = std::mem::replace(&mut self.sorter, RowSorter::new(self.job.sort_budget, self.job.tmp_dir.clone()));
+        self.summary.spilled_runs += held.spilled_runs() as u64;
+        self.writer.set_max_open(STREAM_PARTITIONS)?;
+        let (writer, mut scratch) = (&mut self.writer, RowScratch::default());
+        let mut n = 0;
+        held.finish(&mut |r| {
+            n += 1;
+            writer.push(&Row::derive_at(&r.capture, r.fetch_time, r.placement(), &mut scratch))
+        })?;
+        self.summary.streamed_rows += n;
+        self.mode = Mode::Stream;
         Ok(())
     }
 
@@ -213,6 +315,9 @@ pub fn run(inputs: &[Input], out_dir: &Path, job: &ParquetJob, obs: &mut dyn Obs
         job,
         sorter: RowSorter::new(job.sort_budget, job.tmp_dir.clone()),
         scratch: DeriveScratch::default(),
+        mode: if job.probe_rows == 0 { Mode::Sort } else { Mode::Probe },
+        in_order: InOrder::default(),
+        writer: DatasetWriter::new(out_dir, job.layout.clone())?,
         summary: Summary::default(),
         counter: Arc::new(AtomicU64::new(0)),
         obs,
@@ -232,11 +337,14 @@ pub fn run(inputs: &[Input], out_dir: &Path, job: &ParquetJob, obs: &mut dyn Obs
             Input::Stdin => ctx.index_lines("<stdin>", Box::new(Stdin))?,
         }
     }
-    let Ctx { sorter, mut summary, counter, obs, .. } = ctx;
+    if ctx.mode == Mode::Probe {
+        // Every row came in order: written as it came.
+        ctx.start_streaming()?;
+    }
+    let Ctx { sorter, mut summary, counter, obs, mut writer, .. } = ctx;
     summary.bytes_read = counter.load(Ordering::Relaxed);
-    summary.spilled_runs = sorter.spilled_runs() as u64;
+    summary.spilled_runs += sorter.spilled_runs() as u64;
     obs.progress(summary.bytes_read, summary.rows);
-    let mut writer = DatasetWriter::new(out_dir, job.layout.clone())?;
     // Partition and segment come with the record: found once, before the sort.
     let mut scratch = RowScratch::default();
     sorter.finish(&mut |r| writer.push(&Row::derive_at(&r.capture, r.fetch_time, r.placement(), &mut scratch)))?;
