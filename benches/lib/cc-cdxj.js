@@ -2,7 +2,8 @@
 // CC paths, mime-detected, charset and languages; the same lines for the
 // same count on every machine (a fixed-seed integer LCG).
 import { once } from 'node:events'
-import { createWriteStream, existsSync, mkdirSync, readdirSync, statSync } from 'node:fs'
+import { execFileSync } from 'node:child_process'
+import { createWriteStream, existsSync, mkdirSync, readdirSync, renameSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 
 /** The CDXJ of `rows` lines under `.bench-data/parquet/` (written once, then reused). */
@@ -15,6 +16,24 @@ export async function ccCdxjFile(root, rows) {
   await emitCcCdxj(out, rows)
   out.end()
   await once(out, 'finish')
+  return file
+}
+
+/**
+ * The same lines sorted as Common Crawl's and cdxj-indexer's indexes are
+ * (by SURT key, then timestamp, bytewise, stable), with coreutils' sort;
+ * `null` where it is missing.
+ */
+export async function ccCdxjSortedFile(root, rows) {
+  const unsorted = await ccCdxjFile(root, rows)
+  const file = unsorted.replace(/\.cdxj$/, '-sorted.cdxj')
+  if (existsSync(file)) return file
+  try {
+    execFileSync('sort', ['-S', '1G', '-s', '-t', ' ', '-k1,1', '-k2,2', '-o', file + '.tmp', unsorted], { env: { ...process.env, LC_ALL: 'C' }, stdio: 'ignore' })
+  } catch {
+    return null
+  }
+  renameSync(file + '.tmp', file)
   return file
 }
 
