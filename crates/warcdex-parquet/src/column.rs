@@ -269,7 +269,8 @@ pub struct Column {
     /// This chunk's dictionary and whether new pages still use it.
     dict: Dict,
     dict_on: bool,
-    // The page being filled.
+    // The page being filled. Definition levels are kept from the page's
+    // first null on (before it, every level is 1).
     defs: Vec<u8>,
     plain: Vec<u8>,
     idx: Vec<u32>,
@@ -327,7 +328,7 @@ impl Column {
         // checked where they grow.
         let full = match v {
             Some(v) => {
-                if self.spec.nullable {
+                if self.nulls > 0 {
                     self.defs.push(1);
                 }
                 if let Some(b) = &mut self.bloom {
@@ -344,6 +345,9 @@ impl Column {
             }
             None => {
                 debug_assert!(self.spec.nullable, "null in a required column");
+                if self.nulls == 0 {
+                    self.defs.resize(self.rows, 1);
+                }
                 self.defs.push(0);
                 self.nulls += 1;
                 false
@@ -414,7 +418,12 @@ impl Column {
         body.reserve(self.plain.len() + self.idx.len() * 2 + self.defs.len() / 4 + 16);
         if self.spec.nullable {
             body.extend_from_slice(&[0; 4]);
-            rle::encode(&self.defs, 1, &mut body);
+            if self.nulls == 0 {
+                // All 1: one run, as `rle::encode` writes it.
+                rle::put_run(self.rows, 1, 1, &mut body);
+            } else {
+                rle::encode(&self.defs, 1, &mut body);
+            }
             let n = (body.len() - 4) as u32;
             body[..4].copy_from_slice(&n.to_le_bytes());
         }

@@ -24,9 +24,7 @@ pub fn encode<T: Copy + PartialEq + Into<u32>>(values: &[T], width: u8, out: &mu
         if values[i + 1..end].iter().all(|&x| x == v) {
             let j = run_end(values, end, v);
             lit.flush(values, width, out);
-            varint::put(out, ((j - i) as u64) << 1);
-            let v: u32 = v.into();
-            out.extend_from_slice(&v.to_le_bytes()[..(width as usize).div_ceil(8)]);
+            put_run(j - i, v.into(), width, out);
             i = j;
         } else {
             if lit.groups == 0 {
@@ -40,6 +38,12 @@ pub fn encode<T: Copy + PartialEq + Into<u32>>(values: &[T], width: u8, out: &mu
         }
     }
     lit.flush(values, width, out);
+}
+
+/// A run of `n` values `v` of `width` bits.
+pub fn put_run(n: usize, v: u32, width: u8, out: &mut Vec<u8>) {
+    varint::put(out, (n as u64) << 1);
+    out.extend_from_slice(&v.to_le_bytes()[..(width as usize).div_ceil(8)]);
 }
 
 /// Where the run of `v` that reaches `from` ends. Sixteen values at a time
