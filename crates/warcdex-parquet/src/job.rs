@@ -181,7 +181,7 @@ impl Ctx<'_> {
     /// Writes the row of `c` if it comes in order; `false` (and the sort
     /// for every row from it on) if not.
     fn stream(&mut self, c: &Capture<'_>, fetch_time: i64) -> io::Result<bool> {
-        let row = Row::derive_in(c, &self.job.rules, &mut self.scratch).expect("a capture with a fetch time has a row");
+        let row = Row::derive_timed(c, fetch_time, &self.job.rules, &mut self.scratch);
         if self.in_order.next(&row.partition, &c.urlkey, fetch_time) {
             self.writer.push(&row)?;
             self.summary.streamed_rows += 1;

@@ -234,9 +234,14 @@ impl<'a> Row<&'a str> {
     /// and `s`.
     pub fn derive_in(c: &'a Capture<'_>, rules: &'a RowRules, s: &'a mut DeriveScratch) -> Option<RowView<'a>> {
         let fetch_time = timestamp_millis(&c.timestamp)?;
+        Some(Row::derive_timed(c, fetch_time, rules, s))
+    }
+
+    /// [`Row::derive_in`] with the fetch time already read.
+    pub fn derive_timed(c: &'a Capture<'_>, fetch_time: i64, rules: &'a RowRules, s: &'a mut DeriveScratch) -> RowView<'a> {
         let DeriveScratch { row, crawl, partitions } = s;
         let placement = placement(c, rules, crawl, partitions);
-        Some(Row::derive_at(c, fetch_time, placement, row))
+        Row::derive_at(c, fetch_time, placement, row)
     }
 
     /// [`Row::derive_in`] with the fetch time and the placement already
