@@ -149,8 +149,9 @@ struct Ctx<'a> {
 
 impl Ctx<'_> {
     fn add(&mut self, c: &Capture<'_>, whence: impl FnOnce() -> String) -> io::Result<()> {
-        // The columns are derived after the sort (`run`); the sorter needs
-        // only the placement (partition, segment) and the fetch time.
+        // Rows in order are derived and written at once (`stream`); the
+        // others are derived after the sort (`run`), which needs only the
+        // placement (partition, segment) and the fetch time.
         match timestamp_millis(&c.timestamp) {
             Some(fetch_time) => {
                 if self.mode == Mode::Stream && self.stream(c, fetch_time)? {
