@@ -35,6 +35,10 @@ Subsets follow Common Crawl: robotstxt (robots.txt captures), warc
 (successful captures and revisits), crawldiagnostics (redirects, 404s and
 other non-successful captures); Common Crawl paths give their own.
 
+Rows are sorted by url_surtkey in each file. An index already in that order
+(Common Crawl's cdx shards, cdxj-indexer's output) is written as it comes,
+without the sort.
+
 Exit codes: 0 every line/record was converted; 1 some were skipped (each
 reported on standard error); 2 usage error; 3 the job failed.
 `
@@ -131,6 +135,7 @@ export async function parquetCommand(args: string[]): Promise<number> {
       process.stderr.write(
         `warcdex: ${s.rows} rows from ${s.inputs} inputs into ${s.files.length} files (${human(bytes)}) in ${outDir}; ` +
           `${s.skipped} skipped, ${s.warnings} warnings; ${secs.toFixed(1)}s, ${rate.toLocaleString('en-US')} rows/s` +
+          (s.streamedRows > 0 ? `; ${s.streamedRows === s.rows ? 'input in order, not sorted again' : `${s.streamedRows} rows in input order, the rest sorted`}` : '') +
           (s.cancelled ? ' (interrupted)' : '') +
           '\n',
       )
