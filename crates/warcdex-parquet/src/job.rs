@@ -201,13 +201,7 @@ impl Ctx<'_> {
         let held = std::mem::replace(&mut self.sorter, RowSorter::new(self.job.sort_budget, self.job.tmp_dir.clone()));
         self.summary.spilled_runs += held.spilled_runs() as u64;
         self.writer.set_max_open(STREAM_PARTITIONS)?;
-        let (writer, mut scratch) = (&mut self.writer, RowScratch::default());
-        let mut n = 0;
-        held.finish(&mut |r| {
-            n += 1;
-            writer.push(&Row::derive_at(&r.capture, r.fetch_time, r.placement(), &mut scratch))
-        })?;
-        self.summary.streamed_rows += n;
+        self.summary.streamed_rows += write_sorted(held, &mut self.writer)?;
         self.mode = Mode::Stream;
         Ok(())
     }
@@ -224,7 +218,7 @@ impl Ctx<'_> {
                 Ok(s) => std::borrow::Cow::Borrowed(s),
                 Err(_) => String::from_utf8_lossy(bytes),
             };
-            let line = line.trim_end_matches(['\n', '\r']);
+            let line = line.trim_end_matches('\r');
             if line.is_empty() {
                 return Ok(true);
             }
@@ -346,9 +340,19 @@ pub fn run(inputs: &[Input], out_dir: &Path, job: &ParquetJob, obs: &mut dyn Obs
     summary.bytes_read = counter.load(Ordering::Relaxed);
     summary.spilled_runs += sorter.spilled_runs() as u64;
     obs.progress(summary.bytes_read, summary.rows);
-    // Partition and segment come with the record: found once, before the sort.
-    let mut scratch = RowScratch::default();
-    sorter.finish(&mut |r| writer.push(&Row::derive_at(&r.capture, r.fetch_time, r.placement(), &mut scratch)))?;
+    write_sorted(sorter, &mut writer)?;
     summary.files = writer.finish()?;
     Ok(summary)
+}
+
+/// The sorter's rows, derived in order into `writer`; how many.
+fn write_sorted(sorter: RowSorter, writer: &mut DatasetWriter) -> io::Result<u64> {
+    // Partition and segment come with the record: found once, before the sort.
+    let mut scratch = RowScratch::default();
+    let mut n = 0;
+    sorter.finish(&mut |r| {
+        n += 1;
+        writer.push(&Row::derive_at(&r.capture, r.fetch_time, r.placement(), &mut scratch))
+    })?;
+    Ok(n)
 }

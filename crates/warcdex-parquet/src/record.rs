@@ -42,57 +42,85 @@ const MAX_DIRS: usize = 1 << 16;
 
 /// The partition paths and file-name directories of a job's records,
 /// numbered in first-seen order. Records name them by number.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Names {
-    partitions: Vec<Box<str>>,
-    partition_ids: FastMap,
-    last_partition: u32,
-    dirs: Vec<Box<str>>,
-    dir_ids: FastMap,
-    last_dir: u32,
+    partitions: NameTable,
+    dirs: NameTable,
+}
+
+impl Default for Names {
+    fn default() -> Self {
+        Names { partitions: NameTable::new(usize::MAX), dirs: NameTable::new(MAX_DIRS) }
+    }
 }
 
 /// Looked up once a row (a CC index alternates between a few hundred
 /// directories): ahash, where std's SipHash took a third of the encoding.
 type FastMap = HashMap<Box<str>, u32, ahash::RandomState>;
 
+/// Texts numbered in first-seen order, at most `cap` of them.
+#[derive(Debug)]
+struct NameTable {
+    names: Vec<Box<str>>,
+    ids: FastMap,
+    /// Consecutive rows mostly repeat the last one looked up.
+    last: u32,
+    cap: usize,
+}
+
+impl NameTable {
+    fn new(cap: usize) -> NameTable {
+        NameTable { names: Vec::new(), ids: FastMap::default(), last: 0, cap }
+    }
+
+    /// The number of `s`, given one if new; `None` once the table is full.
+    fn id(&mut self, s: &str) -> Option<u32> {
+        if self.names.get(self.last as usize).is_some_and(|q| **q == *s) {
+            return Some(self.last);
+        }
+        // Few names, alternating row to row (partitions): a scan beats hashing.
+        let scanned = if self.names.len() <= 16 { self.names.iter().position(|q| **q == *s).map(|i| i as u32) } else { None };
+        let id = match scanned.or_else(|| self.ids.get(s).copied()) {
+            Some(id) => id,
+            None if self.names.len() < self.cap => {
+                let id = self.names.len() as u32;
+                self.names.push(s.into());
+                self.ids.insert(s.into(), id);
+                id
+            }
+            None => return None,
+        };
+        self.last = id;
+        Some(id)
+    }
+
+    fn get(&self, id: usize) -> Option<&str> {
+        self.names.get(id).map(|n| &**n)
+    }
+
+    #[cfg(test)]
+    fn len(&self) -> usize {
+        self.names.len()
+    }
+}
+
 impl Names {
     /// The number of partition `p`, given one if new.
     pub fn partition_id(&mut self, p: &str) -> u32 {
-        // Consecutive rows mostly share it; a few alternate.
-        if self.partitions.get(self.last_partition as usize).is_some_and(|q| **q == *p) {
-            return self.last_partition;
-        }
-        // Few partitions, alternating row to row: a scan beats hashing.
-        if self.partitions.len() <= 16 {
-            if let Some(id) = self.partitions.iter().position(|q| **q == *p) {
-                self.last_partition = id as u32;
-                return id as u32;
-            }
-        }
-        let id = match self.partition_ids.get(p) {
-            Some(&id) => id,
-            None => {
-                let id = self.partitions.len() as u32;
-                self.partitions.push(p.into());
-                self.partition_ids.insert(p.into(), id);
-                id
-            }
-        };
-        self.last_partition = id;
-        id
+        self.partitions.id(p).expect("partitions are not capped")
     }
 
     pub fn partition(&self, id: u32) -> Option<&str> {
-        self.partitions.get(id as usize).map(|p| &**p)
+        self.partitions.get(id as usize)
     }
 
     /// Each partition's rank in name order, by number: records compare by
     /// it. Ranks grow with the names, so a run sorted before a partition
     /// was added stays in order.
     pub fn partition_ranks(&self) -> Vec<u32> {
-        let mut by_name: Vec<u32> = (0..self.partitions.len() as u32).collect();
-        by_name.sort_unstable_by(|&a, &b| self.partitions[a as usize].cmp(&self.partitions[b as usize]));
+        let names = &self.partitions.names;
+        let mut by_name: Vec<u32> = (0..names.len() as u32).collect();
+        by_name.sort_unstable_by(|&a, &b| names[a as usize].cmp(&names[b as usize]));
         let mut rank = vec![0u32; by_name.len()];
         for (r, &id) in by_name.iter().enumerate() {
             rank[id as usize] = r as u32;
@@ -103,25 +131,11 @@ impl Names {
     /// The number of directory `d` (with its final `/`), given one if new;
     /// `None` once the table is full.
     fn dir_id(&mut self, d: &str) -> Option<u32> {
-        if self.dirs.get(self.last_dir as usize).is_some_and(|q| **q == *d) {
-            return Some(self.last_dir);
-        }
-        let id = match self.dir_ids.get(d) {
-            Some(&id) => id,
-            None if self.dirs.len() < MAX_DIRS => {
-                let id = self.dirs.len() as u32;
-                self.dirs.push(d.into());
-                self.dir_ids.insert(d.into(), id);
-                id
-            }
-            None => return None,
-        };
-        self.last_dir = id;
-        Some(id)
+        self.dirs.id(d)
     }
 
     fn dir(&self, id: usize) -> Option<&str> {
-        self.dirs.get(id).map(|d| &**d)
+        self.dirs.get(id)
     }
 }
 

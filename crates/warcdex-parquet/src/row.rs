@@ -213,13 +213,15 @@ impl DeriveScratch {
     /// columns (the sorter needs them first).
     pub fn placement<'s>(&'s mut self, c: &Capture<'_>, rules: &RowRules) -> Placement<'s> {
         let DeriveScratch { crawl, partitions, .. } = self;
-        placement(c, rules, crawl, partitions)
+        let url = c.url.as_deref().unwrap_or("");
+        placement(c, rules, crawl, partitions, || url::parse(url).path.unwrap_or(""))
     }
 }
 
-fn placement<'s>(c: &Capture<'_>, rules: &RowRules, crawl_buf: &'s mut String, partitions: &'s mut Vec<(String, String, String)>) -> Placement<'s> {
-    let url = c.url.as_deref().unwrap_or("");
-    let (crawl, segment, subset) = crawl_segment_subset(c, rules, crawl_buf, status_of(c), || url::parse(url).path.unwrap_or(""));
+/// `path` gives the URL's path, asked for only when the file name is not a
+/// CC path.
+fn placement<'s, 'c>(c: &'c Capture<'_>, rules: &'c RowRules, crawl_buf: &'s mut String, partitions: &'s mut Vec<(String, String, String)>, path: impl FnOnce() -> &'c str) -> Placement<'s> {
+    let (crawl, segment, subset) = crawl_segment_subset(c, rules, crawl_buf, status_of(c), move || path());
     let filename = c.filename.as_deref().unwrap_or("");
     // `cc_filename` hands out slices of the name: the segment's offset is
     // where it starts in the name.
@@ -240,16 +242,23 @@ impl<'a> Row<&'a str> {
     /// [`Row::derive_in`] with the fetch time already read.
     pub fn derive_timed(c: &'a Capture<'_>, fetch_time: i64, rules: &'a RowRules, s: &'a mut DeriveScratch) -> RowView<'a> {
         let DeriveScratch { row, crawl, partitions } = s;
-        let placement = placement(c, rules, crawl, partitions);
-        Row::derive_at(c, fetch_time, placement, row)
+        // The URL parsed once, for the placement (its path, for names that
+        // are not CC paths) and the columns.
+        let parts = url::parse(c.url.as_deref().unwrap_or(""));
+        let path = parts.path.unwrap_or("");
+        let placement = placement(c, rules, crawl, partitions, || path);
+        Row::derive_parsed(c, fetch_time, placement, parts, row)
     }
 
     /// [`Row::derive_in`] with the fetch time and the placement already
     /// found (before the sort; they travel in the sort record).
     pub fn derive_at(c: &'a Capture<'_>, fetch_time: i64, placement: Placement<'a>, s: &'a mut RowScratch) -> RowView<'a> {
+        Row::derive_parsed(c, fetch_time, placement, url::parse(c.url.as_deref().unwrap_or("")), s)
+    }
+
+    fn derive_parsed(c: &'a Capture<'_>, fetch_time: i64, placement: Placement<'a>, parts: url::UrlParts<'a>, s: &'a mut RowScratch) -> RowView<'a> {
         let RowScratch { host: host_scratch, protocol } = s;
         let url_str = c.url.as_deref().unwrap_or("");
-        let parts = url::parse(url_str);
         let host = parts.host.map(|h| host_columns_in(h, host_scratch)).unwrap_or_default();
         let status = status_of(c);
         let path = parts.path.unwrap_or("");
