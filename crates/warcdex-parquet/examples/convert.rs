@@ -1,7 +1,7 @@
 //! Converts CDX(J) files to a dataset without Node, for profiling:
 //! `cargo run --release -p warcdex-parquet --example convert -- OUT_DIR INPUT...`
 //! `SORT_BUDGET=<bytes>` forces spilled runs (to check the merge path);
-//! `ROW_GROUP_ROWS`, `PAGE_ROWS`, `CODEC` set the layout; `-` reads standard input, so
+//! `PROBE_ROWS=0` sorts even an input in order; `ROW_GROUP_ROWS`, `PAGE_ROWS`, `CODEC` set the layout; `-` reads standard input, so
 //! inputs larger than the disk's free space can be streamed from a generator.
 use std::path::PathBuf;
 use std::time::Instant;
@@ -22,6 +22,9 @@ fn main() {
     }
     if let Ok(n) = std::env::var("PAGE_ROWS") {
         job.layout.page_rows = n.parse().expect("PAGE_ROWS");
+    }
+    if let Ok(n) = std::env::var("PROBE_ROWS") {
+        job.probe_rows = n.parse().expect("PROBE_ROWS");
     }
     if let Ok(c) = std::env::var("CODEC") {
         job.layout.codec = warcdex_parquet::writer::Codec::parse(&c).expect("CODEC: zstd, gzip, snappy or none");

@@ -2,9 +2,16 @@
 //! bounded memory: sorted runs are spilled to temporary files and merged at
 //! the end.
 //!
-//! Captures are kept as sort records ([`record::encode`]) back to back in
-//! one arena, so a row costs no allocation and the budget counts real bytes;
-//! the sort moves small keys that point into the arena.
+//! Captures are kept as sort records ([`record::encode`]) in one arena, so
+//! a row costs no allocation and the budget counts real bytes; the sort
+//! moves small keys that point into the arena.
+//!
+//! The arena is cut into chunks, each holding records of one range of SURT
+//! keys (a bucket; the ranges are quantiles of the keys seen first). The
+//! sorted walk then reads a bucket's records while they are in the cache,
+//! where records placed in arrival order put every row a cache miss (and
+//! often a TLB miss) away from the last: that walk cost as much as writing
+//! the run to disk and reading it back.
 
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
@@ -30,6 +37,18 @@ const RUN_LEVEL: i32 = -1;
 const RUN_WINDOW_LOG: u32 = 17;
 /// How many records ahead the sorted walk prefetches.
 const PREFETCH: usize = 16;
+/// Bytes of a bucket's chunk: a few hundred CC-style records.
+const CHUNK: usize = 64 << 10;
+/// Buckets at most; fewer for a small budget, so that the chunks being
+/// filled (half empty on average when a run is spilled) take at most a
+/// sixteenth of it. 256 buckets of a 256 MiB run are about 1 MiB each,
+/// half the L2 cache.
+const MAX_BUCKETS: usize = 256;
+/// The arena's first size at most (a larger budget grows it as it fills).
+const MAX_FIRST_ARENA: usize = 1 << 30;
+/// Rows placed in arrival order before the first run's buckets are chosen
+/// from their keys.
+const SAMPLE: usize = 8192;
 
 /// A spilled run, compressed or not.
 struct Run {
@@ -50,8 +69,9 @@ struct Key {
     /// has room for it beside `part`).
     len: u32,
     prefix: [u64; 4],
-    /// Offset of the record's length prefix: also the arrival order, which
-    /// breaks ties so the sort is stable.
+    /// Offset of the record's length prefix: also the arrival order among
+    /// equal keys (which share a bucket, whose chunks are taken in order),
+    /// which breaks ties so the sort is stable.
     off: usize,
 }
 
@@ -119,8 +139,22 @@ fn body(arena: &[u8], off: usize) -> &[u8] {
 pub struct RowSorter {
     budget: usize,
     tmp_dir: Option<PathBuf>,
+    /// Allocated zeroed at the first row (the OS maps its pages as they are
+    /// written); records lie in `arena[..top]`.
     arena: Vec<u8>,
+    top: usize,
     keys: Vec<Key>,
+    /// The record being placed, encoded before its size is known.
+    scratch: Vec<u8>,
+    chunk: usize,
+    /// Rows of the first run placed in arrival order before buckets are chosen.
+    sample: usize,
+    /// Bucket `i` holds keys whose first 8 bytes are below `bounds[i]` and
+    /// not below `bounds[i - 1]`; empty while rows are placed in arrival
+    /// order (the first run's first rows, or a budget too small to bucket).
+    bounds: Vec<u64>,
+    /// Each bucket's free space in its current chunk.
+    free: Vec<std::ops::Range<usize>>,
     /// The partitions and file-name directories the records name by number.
     names: Names,
     runs: Vec<Run>,
@@ -128,11 +162,21 @@ pub struct RowSorter {
 
 impl RowSorter {
     pub fn new(budget: usize, tmp_dir: Option<PathBuf>) -> RowSorter {
+        RowSorter::with_chunk(budget, tmp_dir, CHUNK, SAMPLE)
+    }
+
+    fn with_chunk(budget: usize, tmp_dir: Option<PathBuf>, chunk: usize, sample: usize) -> RowSorter {
         RowSorter {
             budget,
             tmp_dir,
             arena: Vec::new(),
+            top: 0,
             keys: Vec::new(),
+            scratch: Vec::new(),
+            chunk,
+            sample,
+            bounds: Vec::new(),
+            free: Vec::new(),
             names: Names::default(),
             runs: Vec::new(),
         }
@@ -140,14 +184,71 @@ impl RowSorter {
 
     /// Keeps a capture fetched at `fetch_time`, placed before the sort.
     pub fn push(&mut self, placement: &Placement<'_>, fetch_time: i64, c: &Capture<'_>) -> io::Result<()> {
-        let off = self.arena.len();
-        let part = record::encode(&mut self.names, placement, fetch_time, c, &mut self.arena);
-        let len = (self.arena.len() - off) as u32;
-        self.keys.push(Key { part, len, prefix: prefix_of(c.urlkey.as_bytes()), off });
-        if self.arena.len() + self.keys.len() * std::mem::size_of::<Key>() >= self.budget {
+        self.scratch.clear();
+        let part = record::encode(&mut self.names, placement, fetch_time, c, &mut self.scratch);
+        let prefix = prefix_of(c.urlkey.as_bytes());
+        let len = self.scratch.len();
+        let off = self.place(prefix[0], len);
+        self.arena[off..off + len].copy_from_slice(&self.scratch);
+        self.keys.push(Key { part, len: len as u32, prefix, off });
+        if self.keys.len() == self.sample && self.runs.is_empty() {
+            let mut firsts: Vec<u64> = self.keys.iter().map(|k| k.prefix[0]).collect();
+            firsts.sort_unstable();
+            self.choose_buckets(&firsts);
+        }
+        if self.top + self.keys.len() * std::mem::size_of::<Key>() >= self.budget {
             self.spill()?;
         }
         Ok(())
+    }
+
+    /// Where a record of `len` bytes whose key starts with `first` goes.
+    fn place(&mut self, first: u64, len: usize) -> usize {
+        if self.bounds.is_empty() {
+            return self.take(len);
+        }
+        let b = self.bounds.partition_point(|&x| x <= first);
+        if self.free[b].len() < len {
+            // The rest of the chunk stays empty. Chunks are taken in
+            // order, so a bucket's offsets still follow arrival.
+            let size = self.chunk.max(len);
+            let start = self.take(size);
+            self.free[b] = start..start + size;
+        }
+        let off = self.free[b].start;
+        self.free[b].start += len;
+        off
+    }
+
+    /// The next `n` bytes of the arena.
+    fn take(&mut self, n: usize) -> usize {
+        let off = self.top;
+        self.top += n;
+        if self.top > self.arena.len() {
+            if self.arena.is_empty() {
+                // Zeroed memory comes from the OS untouched: no page is
+                // written before a record is.
+                self.arena = vec![0; self.budget.min(MAX_FIRST_ARENA).max(self.top)];
+            } else {
+                // Past the budget by one chunk or one large record.
+                self.arena.resize(self.top.max(self.arena.len() * 2), 0);
+            }
+        }
+        off
+    }
+
+    /// Buckets with equal shares of `firsts` (sorted first 8 bytes of
+    /// keys), as many as the budget affords.
+    fn choose_buckets(&mut self, firsts: &[u64]) {
+        let n = (self.budget / (16 * self.chunk)).min(MAX_BUCKETS);
+        self.bounds.clear();
+        self.free.clear();
+        if n < 2 || firsts.is_empty() {
+            return;
+        }
+        self.bounds.extend((1..n).map(|i| firsts[i * firsts.len() / n]));
+        self.bounds.dedup();
+        self.free.resize(self.bounds.len() + 1, 0..0);
     }
 
     /// Sorts the keys of the rows held.
@@ -197,8 +298,13 @@ impl RowSorter {
         drop(w);
         f.seek(SeekFrom::Start(0))?;
         self.runs.push(Run { file: f, compressed });
-        // The arena keeps its capacity for the next run.
-        self.arena.clear();
+        // The next run takes buckets from this one's keys, and keeps the
+        // arena (its pages are mapped).
+        let step = (self.keys.len() / self.sample).max(1);
+        let mut firsts: Vec<u64> = self.keys.iter().step_by(step).map(|k| k.prefix[0]).collect();
+        firsts.sort_unstable();
+        self.choose_buckets(&firsts);
+        self.top = 0;
         self.keys.clear();
         Ok(())
     }
@@ -391,7 +497,10 @@ mod tests {
     }
 
     fn sorted(budget: usize, items: &[Item]) -> (usize, Vec<Item>) {
-        let mut s = RowSorter::new(budget, None);
+        sorted_by(RowSorter::new(budget, None), items)
+    }
+
+    fn sorted_by(mut s: RowSorter, items: &[Item]) -> (usize, Vec<Item>) {
         for it in items {
             push(&mut s, it);
         }
@@ -447,6 +556,62 @@ mod tests {
         let rows = rows();
         let (runs, got) = sorted(DEFAULT_BUDGET, &rows);
         assert_eq!(runs, 0);
+        assert_eq!(got, want(&rows));
+    }
+
+    /// [`rows`] each three times in a row, told apart by their offset: ties
+    /// that share a chunk.
+    fn triples() -> Vec<Item> {
+        rows()
+            .into_iter()
+            .flat_map(|it| {
+                (0..3).map(move |j| {
+                    let mut it = it.clone();
+                    it.capture.offset = Some(format!("{}-{j}", it.capture.offset.as_deref().unwrap_or("")).into());
+                    it
+                })
+            })
+            .collect()
+    }
+
+    #[test]
+    fn bucketed_sort_is_stable() {
+        let rows = triples();
+        let mut s = RowSorter::with_chunk(DEFAULT_BUDGET, None, 256, 500);
+        for r in &rows {
+            push(&mut s, r);
+        }
+        // The keys' first 8 bytes are all "com,exam": one bucket of many
+        // chunks, records of equal keys in chunks far apart.
+        assert_eq!(s.bounds.len(), 1);
+        assert!(s.free[1].end > 0 && s.free[0].end == 0, "rows went to the second bucket's chunks");
+        let (runs, got) = sorted_by(s, &[]);
+        assert_eq!(runs, 0);
+        assert_eq!(got, want(&rows));
+    }
+
+    #[test]
+    fn buckets_split_keys_and_keep_ties_in_arrival_order() {
+        // Keys spread over many first bytes, each key several times.
+        let rows: Vec<Item> = triples()
+            .into_iter()
+            .enumerate()
+            .map(|(i, mut it)| {
+                it.capture.urlkey = format!("{:02},{}", (i / 3 * 37) % 97, it.capture.urlkey).into();
+                it
+            })
+            .collect();
+        let mut s = RowSorter::with_chunk(DEFAULT_BUDGET, None, 256, 500);
+        for r in &rows {
+            push(&mut s, r);
+        }
+        assert!(s.bounds.len() > 50, "{} buckets", s.bounds.len() + 1);
+        let (runs, got) = sorted_by(s, &[]);
+        assert_eq!(runs, 0);
+        assert_eq!(got, want(&rows));
+        // Spilled: each run chooses the next one's buckets.
+        let (runs, got) = sorted_by(RowSorter::with_chunk(40_000, None, 256, 100), &rows);
+        assert!(runs > 5, "the budget forces spills: {runs}");
         assert_eq!(got, want(&rows));
     }
 
