@@ -24,7 +24,7 @@ export interface ParquetOptions {
   pageRows?: number
   /** Bloom filters on url_host_registered_domain and url_surtkey. */
   bloomFilters?: boolean
-  /** Memory for rows before a sorted run is spilled to disk (default 256 MiB). */
+  /** Memory for rows before a sorted run is spilled to disk (default 512 MiB). */
   sortBudgetBytes?: number
   /** Directory for spilled runs (default: the system's). */
   tmpDir?: string

@@ -26,7 +26,7 @@ Options:
       --bloom-filters       bloom filters on url_host_registered_domain and
                             url_surtkey
       --sort-memory MB      memory for rows before sorted runs spill to disk
-                            (default 256)
+                            (default 512)
       --tmp-dir DIR         where spilled runs go (default: the system's)
   -q, --quiet               no progress bar, warnings or summary
   -h, --help                show this help

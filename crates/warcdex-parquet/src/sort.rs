@@ -24,7 +24,7 @@ use crate::record::{self, check_sort_key, sort_key, Names, Record};
 use crate::row::Placement;
 
 /// Memory for rows held before a run is spilled (arena and keys).
-pub const DEFAULT_BUDGET: usize = 256 << 20;
+pub const DEFAULT_BUDGET: usize = 512 << 20;
 
 /// Runs spilled as they are before later ones are zstd-compressed: a
 /// conversion that spills a little stays as fast as it was, one that spills
@@ -41,8 +41,8 @@ const PREFETCH: usize = 16;
 const CHUNK: usize = 64 << 10;
 /// Buckets at most; fewer for a small budget, so that the chunks being
 /// filled (half empty on average when a run is spilled) take at most a
-/// sixteenth of it. 256 buckets of a 256 MiB run are about 1 MiB each,
-/// half the L2 cache.
+/// sixteenth of it. 256 buckets of a 512 MiB run are about 2 MiB each,
+/// an L2 cache.
 const MAX_BUCKETS: usize = 256;
 /// The arena's first size at most (a larger budget grows it as it fills).
 const MAX_FIRST_ARENA: usize = 1 << 30;
