@@ -162,3 +162,18 @@ fn rows_watched_past_a_spill_are_merged_first() {
     assert_eq!(s.streamed_rows, 3_000);
     assert_eq!(bytes_by_partition(&s, &root), bytes_by_partition(&sort, &sort_root));
 }
+
+#[test]
+fn unsorted_input_gives_the_files_of_the_input_in_order() {
+    let dir = tempfile::tempdir().unwrap();
+    // More rows than the sorter places in arrival order before it puts
+    // records in chunks by key range.
+    let all = lines(20_000, 2);
+    let (want, want_root) = convert(dir.path(), "streamed", &sorted(&all), 300, 64 << 20);
+    assert_eq!(want.streamed_rows, 20_000);
+    for (name, budget) in [("held", 64 << 20), ("spilled", 2 << 20)] {
+        let (s, root) = convert(dir.path(), name, &all, 0, budget);
+        assert_eq!((s.streamed_rows, s.spilled_runs > 0), (0, name == "spilled"), "{name}");
+        assert_eq!(bytes_by_partition(&s, &root), bytes_by_partition(&want, &want_root), "{name}");
+    }
+}
