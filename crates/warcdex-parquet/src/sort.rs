@@ -9,9 +9,9 @@
 //! The arena is cut into chunks, each holding records of one range of SURT
 //! keys (a bucket; the ranges are quantiles of the keys seen first). The
 //! sorted walk then reads a bucket's records while they are in the cache,
-//! where records placed in arrival order put every row a cache miss (and
-//! often a TLB miss) away from the last: that walk cost as much as writing
-//! the run to disk and reading it back.
+//! where records placed in arrival order put every row a cache miss away
+//! from the last: that walk cost as much as writing the run to disk and
+//! reading it back (benches/README.md).
 
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
@@ -582,7 +582,7 @@ mod tests {
             push(&mut s, r);
         }
         // The keys' first 8 bytes are all "com,exam": one bucket of many
-        // chunks, records of equal keys in chunks far apart.
+        // chunks; equal keys in one chunk and in chunks far apart.
         assert_eq!(s.bounds.len(), 1);
         assert!(s.free[1].end > 0 && s.free[0].end == 0, "rows went to the second bucket's chunks");
         let (runs, got) = sorted_by(s, &[]);
