@@ -20,7 +20,7 @@ export interface ParquetOptions {
   maxFileRows?: number
   /** Rows per row group (default 100,000; see the README for the choice). */
   rowGroupRows?: number
-  /** Rows per data page (default 10,000). */
+  /** Rows per data page (default 5,000). */
   pageRows?: number
   /** Bloom filters on url_host_registered_domain and url_surtkey. */
   bloomFilters?: boolean

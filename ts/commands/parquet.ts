@@ -22,7 +22,7 @@ Options:
   -c, --compression CODEC   zstd (default), gzip, snappy or none
       --max-file-rows N     rows per file at most (default 10000000)
       --row-group-rows N    rows per row group (default 100000)
-      --page-rows N         rows per data page (default 10000)
+      --page-rows N         rows per data page (default 5000)
       --bloom-filters       bloom filters on url_host_registered_domain and
                             url_surtkey
       --sort-memory MB      memory for rows before sorted runs spill to disk

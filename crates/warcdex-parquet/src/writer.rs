@@ -26,7 +26,7 @@ pub struct Layout {
 
 impl Default for Layout {
     fn default() -> Self {
-        Layout { codec: Codec::Zstd, max_file_rows: 10_000_000, row_group_rows: 100_000, page_rows: 10_000, bloom_filters: false }
+        Layout { codec: Codec::Zstd, max_file_rows: 10_000_000, row_group_rows: 100_000, page_rows: 5_000, bloom_filters: false }
     }
 }
 
