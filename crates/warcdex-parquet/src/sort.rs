@@ -616,6 +616,29 @@ mod tests {
     }
 
     #[test]
+    fn records_larger_than_a_chunk_or_the_budget_take_room_of_their_own() {
+        // Every 50th row's URL is larger than a chunk (256 bytes) and, every
+        // 250th, than the whole budget.
+        let rows: Vec<Item> = triples()
+            .into_iter()
+            .enumerate()
+            .map(|(i, mut it)| {
+                let n = if i % 250 == 0 { 30_000 } else if i % 50 == 0 { 1_000 } else { 0 };
+                if n > 0 {
+                    it.capture.url = Some(format!("http://example.com/{}", "x".repeat(n)).into());
+                }
+                it
+            })
+            .collect();
+        let (runs, got) = sorted_by(RowSorter::with_chunk(20_000, None, 256, 100), &rows);
+        assert!(runs > 10, "{runs} runs");
+        assert_eq!(got, want(&rows));
+        let (runs, got) = sorted_by(RowSorter::with_chunk(DEFAULT_BUDGET, None, 256, 100), &rows);
+        assert_eq!(runs, 0);
+        assert_eq!(got, want(&rows));
+    }
+
+    #[test]
     fn runs_after_the_first_few_are_compressed() {
         let rows = rows();
         let mut s = RowSorter::new(20_000, None);
