@@ -165,6 +165,8 @@ impl RowSorter {
         RowSorter::with_chunk(budget, tmp_dir, CHUNK, SAMPLE)
     }
 
+    /// [`RowSorter::new`] with the chunk size and the first run's sample
+    /// set (the tests bucket a few rows with small ones).
     fn with_chunk(budget: usize, tmp_dir: Option<PathBuf>, chunk: usize, sample: usize) -> RowSorter {
         RowSorter {
             budget,
@@ -192,9 +194,7 @@ impl RowSorter {
         self.arena[off..off + len].copy_from_slice(&self.scratch);
         self.keys.push(Key { part, len: len as u32, prefix, off });
         if self.keys.len() == self.sample && self.runs.is_empty() {
-            let mut firsts: Vec<u64> = self.keys.iter().map(|k| k.prefix[0]).collect();
-            firsts.sort_unstable();
-            self.choose_buckets(&firsts);
+            self.choose_buckets();
         }
         if self.top + self.keys.len() * std::mem::size_of::<Key>() >= self.budget {
             self.spill()?;
@@ -237,12 +237,15 @@ impl RowSorter {
         off
     }
 
-    /// Buckets with equal shares of `firsts` (sorted first 8 bytes of
-    /// keys), as many as the budget affords.
-    fn choose_buckets(&mut self, firsts: &[u64]) {
+    /// Buckets with equal shares of the held keys' first 8 bytes (about
+    /// `sample` of them), as many as the budget affords.
+    fn choose_buckets(&mut self) {
         let n = (self.budget / (16 * self.chunk)).min(MAX_BUCKETS);
         self.bounds.clear();
         self.free.clear();
+        let step = (self.keys.len() / self.sample).max(1);
+        let mut firsts: Vec<u64> = self.keys.iter().step_by(step).map(|k| k.prefix[0]).collect();
+        firsts.sort_unstable();
         if n < 2 || firsts.is_empty() {
             return;
         }
@@ -300,10 +303,7 @@ impl RowSorter {
         self.runs.push(Run { file: f, compressed });
         // The next run takes buckets from this one's keys, and keeps the
         // arena (its pages are mapped).
-        let step = (self.keys.len() / self.sample).max(1);
-        let mut firsts: Vec<u64> = self.keys.iter().step_by(step).map(|k| k.prefix[0]).collect();
-        firsts.sort_unstable();
-        self.choose_buckets(&firsts);
+        self.choose_buckets();
         self.top = 0;
         self.keys.clear();
         Ok(())
@@ -574,6 +574,15 @@ mod tests {
             .collect()
     }
 
+    /// [`triples`], each changed by `f` with its index.
+    fn triples_with(f: impl Fn(usize, &mut Item)) -> Vec<Item> {
+        let mut rows = triples();
+        for (i, it) in rows.iter_mut().enumerate() {
+            f(i, it);
+        }
+        rows
+    }
+
     #[test]
     fn bucketed_sort_is_stable() {
         let rows = triples();
@@ -593,14 +602,7 @@ mod tests {
     #[test]
     fn buckets_split_keys_and_keep_ties_in_arrival_order() {
         // Keys spread over many first bytes, each key several times.
-        let rows: Vec<Item> = triples()
-            .into_iter()
-            .enumerate()
-            .map(|(i, mut it)| {
-                it.capture.urlkey = format!("{:02},{}", (i / 3 * 37) % 97, it.capture.urlkey).into();
-                it
-            })
-            .collect();
+        let rows = triples_with(|i, it| it.capture.urlkey = format!("{:02},{}", (i / 3 * 37) % 97, it.capture.urlkey).into());
         let mut s = RowSorter::with_chunk(DEFAULT_BUDGET, None, 256, 500);
         for r in &rows {
             push(&mut s, r);
@@ -619,17 +621,12 @@ mod tests {
     fn records_larger_than_a_chunk_or_the_budget_take_room_of_their_own() {
         // Every 50th row's URL is larger than a chunk (256 bytes) and, every
         // 250th, than the whole budget.
-        let rows: Vec<Item> = triples()
-            .into_iter()
-            .enumerate()
-            .map(|(i, mut it)| {
-                let n = if i % 250 == 0 { 30_000 } else if i % 50 == 0 { 1_000 } else { 0 };
-                if n > 0 {
-                    it.capture.url = Some(format!("http://example.com/{}", "x".repeat(n)).into());
-                }
-                it
-            })
-            .collect();
+        let rows = triples_with(|i, it| {
+            let n = if i % 250 == 0 { 30_000 } else if i % 50 == 0 { 1_000 } else { 0 };
+            if n > 0 {
+                it.capture.url = Some(format!("http://example.com/{}", "x".repeat(n)).into());
+            }
+        });
         let (runs, got) = sorted_by(RowSorter::with_chunk(20_000, None, 256, 100), &rows);
         assert!(runs > 10, "{runs} runs");
         assert_eq!(got, want(&rows));

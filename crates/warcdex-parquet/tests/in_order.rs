@@ -130,25 +130,25 @@ fn rows_out_of_order_later_are_sorted_into_files_of_their_own() {
     assert!(s.files.len() > sort.files.len(), "the streamed rows keep their files");
 }
 
-#[test]
-fn inputs_out_of_order_early_are_sorted_as_before() {
+/// `lines` watched for `probe_rows` stream none of them and give the bytes
+/// of the sort.
+fn assert_sorted_as_always(lines: &[String], probe_rows: u64) {
     let dir = tempfile::tempdir().unwrap();
-    let all = lines(2_000, 2);
-    let (sort, sort_root) = convert(dir.path(), "sort", &all, 0, 64 << 20);
-    let (s, root) = convert(dir.path(), "probe", &all, 300, 64 << 20);
+    let (sort, sort_root) = convert(dir.path(), "sort", lines, 0, 64 << 20);
+    let (s, root) = convert(dir.path(), "probe", lines, probe_rows, 64 << 20);
     assert_eq!(s.streamed_rows, 0);
     assert_eq!(bytes_by_partition(&s, &root), bytes_by_partition(&sort, &sort_root));
 }
 
 #[test]
+fn inputs_out_of_order_early_are_sorted_as_before() {
+    assert_sorted_as_always(&lines(2_000, 2), 300);
+}
+
+#[test]
 fn too_many_partitions_mean_the_sort() {
-    let dir = tempfile::tempdir().unwrap();
     // Five crawls of three subsets: more partitions than files kept open.
-    let all = sorted(&lines(3_000, 5));
-    let (sort, sort_root) = convert(dir.path(), "sort", &all, 0, 64 << 20);
-    let (s, root) = convert(dir.path(), "many", &all, 2_000, 64 << 20);
-    assert_eq!(s.streamed_rows, 0);
-    assert_eq!(bytes_by_partition(&s, &root), bytes_by_partition(&sort, &sort_root));
+    assert_sorted_as_always(&sorted(&lines(3_000, 5)), 2_000);
 }
 
 #[test]
