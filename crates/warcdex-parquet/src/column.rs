@@ -23,6 +23,14 @@ pub enum Physical {
 }
 
 impl Physical {
+    /// The delta encoding of this type's [`Spec::delta`] columns.
+    pub fn delta_encoding(self) -> i32 {
+        match self {
+            Physical::ByteArray => ENC_DELTA_BYTE_ARRAY,
+            Physical::Int32 | Physical::Int64 => ENC_DELTA_BINARY_PACKED,
+        }
+    }
+
     pub fn thrift_id(self) -> i32 {
         match self {
             Physical::Int32 => 1,
@@ -89,6 +97,7 @@ const PAGE_DATA: i32 = 0;
 const PAGE_DICTIONARY: i32 = 2;
 pub const ENC_PLAIN: i32 = 0;
 pub const ENC_RLE: i32 = 3;
+pub const ENC_DELTA_BINARY_PACKED: i32 = 5;
 pub const ENC_DELTA_BYTE_ARRAY: i32 = 7;
 pub const ENC_RLE_DICTIONARY: i32 = 8;
 
@@ -107,7 +116,9 @@ pub struct Spec {
     pub physical: Physical,
     pub nullable: bool,
     pub dictionary: bool,
-    /// Pages that are not dictionary-encoded use DELTA_BYTE_ARRAY, not PLAIN.
+    /// Pages that are not dictionary-encoded are delta-encoded, not PLAIN:
+    /// DELTA_BYTE_ARRAY for strings, DELTA_BINARY_PACKED for INT64 (INT32
+    /// stays PLAIN).
     pub delta: bool,
     pub bloom_filter: bool,
     /// Values arrive in ascending order (the file's sort column): a plain
@@ -283,7 +294,8 @@ pub struct Column {
     max: Option<Vec<u8>>,
     /// Scratch: the dictionary entries a page uses (a bit each).
     seen: Vec<u64>,
-    /// Scratch for DELTA_BYTE_ARRAY's lengths.
+    /// Scratch for DELTA_BYTE_ARRAY's lengths (`prefixes` also for the
+    /// values of a DELTA_BINARY_PACKED page).
     prefixes: Vec<i64>,
     suffixes: Vec<i64>,
     bloom: Option<parquet::bloom_filter::Sbbf>,
@@ -437,6 +449,12 @@ impl Column {
             delta::byte_array(byte_arrays(&self.plain), &mut body, &mut self.prefixes, &mut self.suffixes);
             self.info.delta_data_pages += 1;
             ENC_DELTA_BYTE_ARRAY
+        } else if self.spec.delta && self.spec.physical == Physical::Int64 {
+            self.prefixes.clear();
+            self.prefixes.extend(self.plain.chunks_exact(8).map(|b| i64::from_le_bytes(b.try_into().unwrap())));
+            delta::binary_packed(&self.prefixes, &mut body);
+            self.info.delta_data_pages += 1;
+            ENC_DELTA_BINARY_PACKED
         } else {
             body.extend_from_slice(&self.plain);
             self.info.plain_data_pages += 1;

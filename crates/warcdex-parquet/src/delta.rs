@@ -9,7 +9,8 @@ const PER_MINIBLOCK: usize = BLOCK / MINIBLOCKS;
 
 use crate::varint;
 
-/// DELTA_BINARY_PACKED of `values` (each below 2^31, as lengths are).
+/// DELTA_BINARY_PACKED of `values`. Deltas wrap as the format's 64-bit
+/// arithmetic does, so any values round-trip.
 pub fn binary_packed(values: &[i64], out: &mut Vec<u8>) {
     varint::put(out, BLOCK as u64);
     varint::put(out, MINIBLOCKS as u64);
@@ -21,7 +22,7 @@ pub fn binary_packed(values: &[i64], out: &mut Vec<u8>) {
         // One block: the deltas of up to BLOCK + 1 values.
         let n = (rest.len() - 1).min(BLOCK);
         for (d, w) in deltas.iter_mut().zip(rest[..n + 1].windows(2)) {
-            *d = w[1] - w[0];
+            *d = w[1].wrapping_sub(w[0]);
         }
         rest = &rest[n..];
         let block = &deltas[..n];
@@ -34,7 +35,7 @@ pub fn binary_packed(values: &[i64], out: &mut Vec<u8>) {
             // The width of the largest value is the width of them all or'ed.
             let mut any = 0u64;
             for (v, &d) in vals.iter_mut().zip(mini) {
-                *v = (d - min) as u64;
+                *v = d.wrapping_sub(min) as u64;
                 any |= *v;
             }
             let width = 64 - any.leading_zeros();
@@ -144,7 +145,8 @@ mod tests {
                     bits -= w;
                     if out.len() < n {
                         let last = *out.last().unwrap();
-                        out.push(last + min + d);
+                        // The format's arithmetic wraps (two's complement).
+                        out.push(last.wrapping_add(min).wrapping_add(d));
                     }
                 }
                 *b = &b[bytes..];
@@ -171,6 +173,26 @@ mod tests {
             let back = unpack(&mut b);
             assert_eq!(back, values, "n = {n}");
             assert!(b.is_empty(), "n = {n}: {} bytes left", b.len());
+        }
+    }
+
+    /// Fetch times, offsets and lengths are packed too: any i64, deltas
+    /// that overflow included, must come back.
+    #[test]
+    fn binary_packed_wraps_like_the_format() {
+        let ms = 1_715_900_000_000i64;
+        let cases: [Vec<i64>; 4] = [
+            vec![i64::MIN, i64::MAX, 0, -1, i64::MAX, i64::MIN, 1],
+            (0..300).map(|i| if i % 2 == 0 { i64::MAX - i } else { i64::MIN + i }).collect(),
+            (0..300).map(|i| ms + (i * 7_919_000) % 2_600_000_000 - 1_300_000_000).collect(),
+            (0..300).map(|i| -(i * i)).collect(),
+        ];
+        for values in cases {
+            let mut out = Vec::new();
+            binary_packed(&values, &mut out);
+            let mut b = &out[..];
+            assert_eq!(unpack(&mut b), values);
+            assert!(b.is_empty());
         }
     }
 

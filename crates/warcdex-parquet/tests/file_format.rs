@@ -204,7 +204,8 @@ fn dictionaries_kept_dropped_and_overflowing() {
     assert_eq!(enc[col("url_path")], ["PLAIN", "RLE"], "never tried");
     // Mostly distinct on the first page (900 of 1,000): dropped, no dictionary page.
     assert_eq!(enc[col("url_host_private_domain")], ["RLE", "DELTA_BYTE_ARRAY"], "dictionary dropped");
-    assert_eq!(enc[col("warc_record_offset")], ["PLAIN", "RLE"]);
+    assert_eq!(enc[col("warc_record_offset")], ["RLE", "DELTA_BINARY_PACKED"], "integers bit-packed");
+    assert_eq!(enc[col("fetch_time")], ["RLE", "DELTA_BINARY_PACKED"]);
     // The second row group of url_host_name: 40 names, then 5,000 rows of
     // 200-byte names overflow the dictionary's 1 MiB mid-chunk.
     let r = SerializedFileReader::new(File::open(&path).unwrap()).unwrap();
