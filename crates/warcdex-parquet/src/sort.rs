@@ -320,7 +320,7 @@ impl RowSorter {
 
     /// Hands every capture to `sink` in order.
     pub fn finish(mut self, sink: &mut dyn FnMut(&Record<'_>) -> io::Result<()>) -> io::Result<()> {
-        // A file name kept by its directory is put back together here.
+        // A file name kept by its stem is put back together here.
         let mut file = String::new();
         if self.runs.is_empty() {
             self.sort();
