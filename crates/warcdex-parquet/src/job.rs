@@ -229,8 +229,9 @@ impl Ctx<'_> {
             if line.starts_with("!meta") || line.starts_with('#') {
                 return Ok(true); // pywb/ipwb metadata lines
             }
+            // Borrowed where it lies (`Ok(c)` moved the 336-byte capture).
             match parse_line(line, format) {
-                Ok(c) => self.add(&c, || format!("{name}:{lineno}"))?,
+                Ok(ref c) => self.add(c, || format!("{name}:{lineno}"))?,
                 Err(e) => {
                     self.summary.skipped += 1;
                     self.obs.problem(true, &format!("{name}:{lineno}: {e}"));

@@ -327,7 +327,12 @@ impl RowSorter {
             for (i, k) in self.keys.iter().enumerate() {
                 self.prefetch(i + PREFETCH);
                 // SAFETY: the arena holds only records `push` encoded from `str`s.
-                sink(&unsafe { Record::decode_unchecked(body(&self.arena, k.off), &self.names, &mut file) }?)?;
+                let r = unsafe { Record::decode_unchecked(body(&self.arena, k.off), &self.names, &mut file) };
+                // Borrowed where it lies: `?` moved the 360-byte record (a memcpy a row).
+                match r {
+                    Ok(ref rec) => sink(rec)?,
+                    Err(e) => return Err(e),
+                }
             }
             return Ok(());
         }
