@@ -101,17 +101,22 @@ pub fn parse_cc_filename(name: &str) -> Option<(String, String, String)> {
 /// `yyyyMMddHHmmss` (shorter stamps padded as the earliest instant) in UTC.
 pub fn timestamp_millis(ts: &str) -> Option<i64> {
     let b = ts.as_bytes();
-    if b.len() < 4 || b.len() > 17 || !b.iter().all(u8::is_ascii_digit) {
-        return None;
-    }
-    let num = |r: std::ops::Range<usize>, dflt: i64| -> i64 {
-        if r.end <= b.len() {
-            b[r].iter().fold(0i64, |a, c| a * 10 + (c - b'0') as i64)
-        } else {
-            dflt
+    let (y, mo, d, h, mi, s) = match <&[u8; 14]>::try_from(b) {
+        Ok(full) => fourteen_digits(full)?,
+        Err(_) => {
+            if b.len() < 4 || b.len() > 17 || !b.iter().all(u8::is_ascii_digit) {
+                return None;
+            }
+            let num = |r: std::ops::Range<usize>, dflt: i64| -> i64 {
+                if r.end <= b.len() {
+                    b[r].iter().fold(0i64, |a, c| a * 10 + (c - b'0') as i64)
+                } else {
+                    dflt
+                }
+            };
+            (num(0..4, 0), num(4..6, 1), num(6..8, 1), num(8..10, 0), num(10..12, 0), num(12..14, 0))
         }
     };
-    let (y, mo, d, h, mi, s) = (num(0..4, 0), num(4..6, 1), num(6..8, 1), num(8..10, 0), num(10..12, 0), num(12..14, 0));
     if !(1..=12).contains(&mo) || !(1..=31).contains(&d) || h > 23 || mi > 59 || s > 60 {
         return None;
     }
@@ -124,6 +129,32 @@ pub fn timestamp_millis(ts: &str) -> Option<i64> {
     let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
     let days = era * 146097 + doe - 719468;
     Some(((days * 24 + h) * 60 + mi) * 60_000 + s * 1000)
+}
+
+/// Year, month, day, hour, minute and second of the usual 14-digit stamp,
+/// eight digits at a time (bytes 0-7 and the overlapping 6-13): a row's
+/// stamp digit by digit cost 3% of reading a CDXJ.
+#[inline]
+fn fourteen_digits(b: &[u8; 14]) -> Option<(i64, i64, i64, i64, i64, i64)> {
+    const NIBBLES: u64 = 0x0F0F_0F0F_0F0F_0F0F;
+    let word = |at: usize| u64::from_le_bytes(b[at..at + 8].try_into().unwrap());
+    let (hi, lo) = (word(0), word(6));
+    // A digit's byte is 0x3_ with a low nibble under 10 (adding 6 to it
+    // stays in the nibble); bytes cannot carry into each other.
+    let digits = |x: u64| x & !NIBBLES == 0x3030_3030_3030_3030 && ((x & NIBBLES) + 0x0606_0606_0606_0606) & !NIBBLES == 0;
+    if !digits(hi) || !digits(lo) {
+        return None;
+    }
+    // Each 16-bit lane: the two-digit number of its two bytes (first byte
+    // is the tens, little-endian).
+    let pairs = |x: u64| {
+        let v = x & NIBBLES;
+        let p = (v & 0x00FF_00FF_00FF_00FF) * 10 + ((v >> 8) & 0x00FF_00FF_00FF_00FF);
+        [p & 0xFFFF, (p >> 16) & 0xFFFF, (p >> 32) & 0xFFFF, p >> 48].map(|n| n as i64)
+    };
+    let [y1, y2, mo, d] = pairs(hi);
+    let [_, h, mi, s] = pairs(lo);
+    Some((y1 * 100 + y2, mo, d, h, mi, s))
 }
 
 /// How rows are assigned to partitions.
@@ -372,6 +403,27 @@ mod tests {
         assert_eq!(timestamp_millis("20240518015810"), Some(1715997490000));
         assert_eq!(timestamp_millis("2024"), Some(1704067200000));
         assert_eq!(timestamp_millis("20241301000000"), None);
+        // The 14-digit path against the digit-by-digit one: every digit
+        // position with every byte, and dates across the calendar.
+        let slow = |t: &str| {
+            let mut padded = t.to_string();
+            padded.push('0'); // 15 digits: the general path, same instant
+            timestamp_millis(&padded)
+        };
+        let base = *b"20240229235960";
+        for i in 0..14 {
+            for c in 0..=255u8 {
+                let mut t = base;
+                t[i] = c;
+                if let Ok(t) = std::str::from_utf8(&t) {
+                    assert_eq!(timestamp_millis(t), slow(t), "{t:?}");
+                }
+            }
+        }
+        for t in ["19700101000000", "00010101000000", "99991231235959", "20000229120000", "21000229000000", "19691231235959"] {
+            assert_eq!(timestamp_millis(t), slow(t), "{t}");
+        }
+        assert_eq!(timestamp_millis("20240229235960"), Some(1709251200000), "second 60 rolls over");
     }
 
     #[test]
