@@ -132,8 +132,8 @@ pub fn timestamp_millis(ts: &str) -> Option<i64> {
 }
 
 /// Year, month, day, hour, minute and second of the usual 14-digit stamp,
-/// eight digits at a time (bytes 0-7 and the overlapping 6-13): a row's
-/// stamp digit by digit cost 3% of reading a CDXJ.
+/// eight digits at a time (bytes 0-7 and the overlapping 6-13). Digit by
+/// digit it was 3% of reading a CDXJ's rows (1M rows 2.04 -> 1.99 s).
 #[inline]
 fn fourteen_digits(b: &[u8; 14]) -> Option<(i64, i64, i64, i64, i64, i64)> {
     const NIBBLES: u64 = 0x0F0F_0F0F_0F0F_0F0F;
