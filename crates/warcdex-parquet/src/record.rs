@@ -19,7 +19,7 @@
 //! them without decoding the rest. Partition paths and the stems of WARC
 //! file names (up to their last `/` or `-`: Common Crawl's
 //! `.../CC-MAIN-<start>-<end>-` is shared by a segment's files, whose names
-//! differ in `00502.warc.gz`) repeat from record to record (half of a
+//! differ in `00502.warc.gz`) repeat from record to record (a third of a
 //! Common Crawl record): the job's [`Names`] keeps each once and records
 //! carry its number. The segment is a byte range of the whole file name: with
 //! the partition, what [`Placement`] found before the sort.

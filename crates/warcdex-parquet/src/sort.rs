@@ -155,7 +155,7 @@ pub struct RowSorter {
     bounds: Vec<u64>,
     /// Each bucket's free space in its current chunk.
     free: Vec<std::ops::Range<usize>>,
-    /// The partitions and file-name directories the records name by number.
+    /// The partitions and file-name stems the records name by number.
     names: Names,
     runs: Vec<Run>,
 }
@@ -327,12 +327,7 @@ impl RowSorter {
             for (i, k) in self.keys.iter().enumerate() {
                 self.prefetch(i + PREFETCH);
                 // SAFETY: the arena holds only records `push` encoded from `str`s.
-                let r = unsafe { Record::decode_unchecked(body(&self.arena, k.off), &self.names, &mut file) };
-                // Borrowed where it lies: `?` moved the 360-byte record (a memcpy a row).
-                match r {
-                    Ok(ref rec) => sink(rec)?,
-                    Err(e) => return Err(e),
-                }
+                hand(unsafe { Record::decode_unchecked(body(&self.arena, k.off), &self.names, &mut file) }, sink)?;
             }
             return Ok(());
         }
@@ -367,11 +362,11 @@ impl RowSorter {
         while let Some(mut top) = heap.peek_mut() {
             let rec = match &top.rec {
                 // Checked: runs come back from disk.
-                Rec::Read(buf) => Record::decode(buf, &names, &mut file)?,
+                Rec::Read(buf) => Record::decode(buf, &names, &mut file),
                 // SAFETY: the arena holds only records `push` encoded from `str`s.
-                Rec::Held(body) => unsafe { Record::decode_unchecked(body, &names, &mut file)? },
+                Rec::Held(body) => unsafe { Record::decode_unchecked(body, &names, &mut file) },
             };
-            sink(&rec)?;
+            hand(rec, sink)?;
             // Refill the head in place: no allocation per row.
             let run = top.run;
             if readers[run].next(&arena, &mut top.rec)? {
@@ -381,6 +376,16 @@ impl RowSorter {
             }
         }
         Ok(())
+    }
+}
+
+/// Gives a decoded record to `sink` where it lies: taken out of its
+/// `Result` first (`?`), the 360-byte record was copied once a row.
+#[inline(always)]
+fn hand(rec: io::Result<Record<'_>>, sink: &mut dyn FnMut(&Record<'_>) -> io::Result<()>) -> io::Result<()> {
+    match rec {
+        Ok(ref r) => sink(r),
+        Err(e) => Err(e),
     }
 }
 
@@ -540,7 +545,7 @@ mod tests {
                         urlkey: format!("com,example)/{}{:03}{}", if k % 5 < 2 { "" } else { "path/of/twenty/chars" }, k / 3, if k % 3 == 0 { "" } else { "x" }).into(),
                         offset: Some(i.to_string().into()),
                         url: (i % 5 == 0).then(|| format!("http://example.com/?q{i}").into()),
-                        // Names in a few directories (kept by number), or none.
+                        // Names with a few stems (kept by number), or none.
                         filename: (i % 7 != 0).then(|| format!("{}f{i}.warc.gz", ["", "a/", "a/b/", "crawl-data/x/"][(i % 4) as usize]).into()),
                         ..Default::default()
                     },
