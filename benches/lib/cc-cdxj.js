@@ -44,12 +44,14 @@ export function diskSize(p) {
   return readdirSync(p).reduce((a, n) => a + diskSize(join(p, n)), 0)
 }
 
-/** Writes `rows` lines to the writable stream `out` (respecting back-pressure). */
-export async function emitCcCdxj(out, rows) {
+/**
+ * Writes `rows` lines to the writable stream `out` (respecting back-pressure).
+ * The benchmarks use seed 42; the build's training run another.
+ */
+export async function emitCcCdxj(out, rows, seed = 42) {
   const tlds = ['com', 'org', 'net', 'de', 'co.uk', 'no', 'fr', 'jp', 'com.au', 'blogspot.com']
   const words = ['alpha', 'beta', 'news', 'shop', 'blog', 'wiki', 'forum', 'media', 'data', 'city', 'home', 'music']
   const mimes = [['text/html', 'text/html'], ['text/html', 'application/xhtml+xml'], ['application/pdf', 'application/pdf'], ['image/jpeg', 'image/jpeg'], ['text/css', 'text/css']]
-  let seed = 42
   // 32-bit LCG in integer arithmetic (doubles would lose precision and cycle early).
   const rnd = (n) => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0), (seed >>> 8) % n)
   for (let i = 0; i < rows; i++) {

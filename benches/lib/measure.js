@@ -1,7 +1,7 @@
 // Measuring one process: wall time (monotonic clock around the spawn), peak
 // RSS, user and system CPU time (GNU time), pinned to cores with taskset.
 import { spawn, spawnSync } from 'node:child_process'
-import { createReadStream, openSync, closeSync, readFileSync, rmSync, existsSync, mkdtempSync, mkdirSync } from 'node:fs'
+import { createReadStream, openSync, closeSync, readFileSync, rmSync, existsSync, mkdtempSync, mkdirSync, symlinkSync } from 'node:fs'
 import { createInterface } from 'node:readline'
 import os from 'node:os'
 import path from 'node:path'
@@ -100,17 +100,19 @@ export function timeToFirstLine ({ argv, cpus, timeoutSec = 60 }) {
  * Times the addon's release build of the committed tree (HEAD, exported with
  * `git archive` into a temporary directory, with its own target directory, so
  * that neither the checkout's target/ and native/ nor uncommitted work in
- * progress are involved): first from clean (every dependency), then after
- * `cargo clean -p warcdex-node` (the addon crate only, as after an edit to
- * it). Returns { commit, clean, crate } in seconds, or { commit, error }.
+ * progress are involved), as `npm ci` runs it (`scripts/build.mjs`: an
+ * instrumented build, its training run, the profile-guided build, then
+ * tsc): first from clean (every dependency), then after `cargo clean -p
+ * warcdex-node` in both builds' target directories (the addon crate only, as
+ * after an edit to it). Returns { commit, clean, crate } in seconds, or
+ * { commit, error }.
  */
 export async function timeAddonBuild () {
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'warcdex-bench-build-'))
   const src = path.join(tmp, 'src')
   const env = { ...process.env, CARGO_TARGET_DIR: path.join(tmp, 'target') }
   const napi = path.join(ROOT, 'node_modules', '@napi-rs', 'cli', 'dist', 'cli.js')
-  const build = [process.execPath, napi, 'build', '--platform', '--release', '--manifest-path', 'crates/warcdex-node/Cargo.toml',
-    '--output-dir', path.join(tmp, 'out'), '--js', 'index.cjs', '--dts', 'index.d.cts']
+  const build = [process.execPath, path.join(src, 'scripts', 'build.mjs')]
   const once = (argv, cwd = src) => new Promise((resolve) => {
     const t0 = process.hrtime.bigint()
     const child = spawn(argv[0], argv.slice(1), { cwd, env, stdio: ['ignore', 'ignore', 'pipe'] })
@@ -126,10 +128,14 @@ export async function timeAddonBuild () {
     mkdirSync(src)
     const exported = await once(['sh', '-c', `git archive --format=tar HEAD | tar -x -C "${src}"`], ROOT)
     if (!exported.ok) return { commit, error: `git archive failed: ${firstError(exported.stderr)}` }
+    // The build's tools (napi, tsc) from the checkout's node_modules.
+    symlinkSync(path.join(ROOT, 'node_modules'), path.join(src, 'node_modules'), 'dir')
     const clean = await once(build)
     if (!clean.ok) return { commit, error: `build failed: ${firstError(clean.stderr)}` }
     const target = `${os.arch() === 'arm64' ? 'aarch64' : 'x86_64'}-unknown-linux-gnu`
-    await once(['cargo', 'clean', '-p', 'warcdex-node', '--release', '--target', target, '--manifest-path', 'crates/warcdex-node/Cargo.toml'])
+    const cleanCrate = ['cargo', 'clean', '-p', 'warcdex-node', '--release', '--target', target, '--manifest-path', 'crates/warcdex-node/Cargo.toml']
+    await once(cleanCrate)
+    await once([...cleanCrate, '--target-dir', path.join(src, 'target', 'pgo', 'instrumented')])
     const crate = await once(build)
     return { commit, clean: clean.seconds, crate: crate.ok ? crate.seconds : null }
   } finally {

@@ -181,7 +181,7 @@ export function markdown (results) {
       const b = results.build
       L.push(b.error
         ? `- addon release build of commit ${b.commit}: ${b.error}`
-        : `- addon release build of commit ${b.commit} (\`napi build --release\` of \`git archive HEAD\` in a temporary directory, 2 cores, under the same load): ${secs(b.clean)} s from clean (every dependency); ${secs(b.crate)} s after \`cargo clean -p warcdex-node\` (the addon crate only, with LTO)`)
+        : `- addon release build of commit ${b.commit} (\`scripts/build.mjs\` as \`npm ci\` runs it: instrumented build, training run, profile-guided build, tsc; of \`git archive HEAD\` in a temporary directory, 2 cores, under the same load): ${secs(b.clean)} s from clean (every dependency); ${secs(b.crate)} s after \`cargo clean -p warcdex-node\` (the addon crate only, both builds, with LTO)`)
     }
     L.push('')
   }
