@@ -419,6 +419,29 @@ test('layout: zstd by default, gzip/snappy on request, dictionary, page index, b
   t.is(col(b, 'url').meta_data.bloom_filter_offset, undefined)
 })
 
+test('pages zstd cannot shrink are kept in raw zstd frames, which hyparquet and DuckDB read back', async (t) => {
+  // Random offsets and lengths: their bit-packed pages leave zstd nothing to find.
+  let seed = 99
+  const rnd = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0), seed >>> 1)
+  const rows = []
+  for (let i = 0; i < 20000; i++) rows.push({ key: `com,example)/${String(i).padStart(5, '0')}`, offset: rnd(), length: rnd() })
+  const lines = rows.map((r) => `${r.key} 20200101000000 {"url": "http://example.com/${r.key.slice(13)}", "mime": "text/html", "status": "200", "offset": "${r.offset}", "length": "${r.length}", "filename": "x.warc.gz"}`)
+  const { files } = await convert(lines, { crawl: 'R' })
+  t.is(files.length, 1)
+  // A raw frame's start (magic, single segment, 4-byte content size): each
+  // column's pages after its first (4 of 5000 rows, in 2 columns) at least.
+  const bytes = readFileSync(files[0])
+  let frames = 0
+  for (let i = bytes.indexOf(0x28); i >= 0 && i + 4 < bytes.length; i = bytes.indexOf(0x28, i + 1)) {
+    if (bytes[i + 1] === 0xb5 && bytes[i + 2] === 0x2f && bytes[i + 3] === 0xfd && bytes[i + 4] === 0xa0) frames++
+  }
+  t.true(frames >= 6, `${frames} raw zstd frames`)
+  const back = await readRows(files[0])
+  t.deepEqual(back.map((r) => [Number(r.warc_record_offset), Number(r.warc_record_length)]), rows.map((r) => [r.offset, r.length]), 'hyparquet')
+  const viaDuck = await duck(`SELECT warc_record_offset o, warc_record_length l FROM read_parquet('${files[0]}') ORDER BY url_surtkey`)
+  t.deepEqual(viaDuck.map((r) => [Number(r.o), Number(r.l)]), rows.map((r) => [r.offset, r.length]), 'DuckDB')
+})
+
 // --- the spec's example queries -----------------------------------------------
 
 /** A Common-Crawl-style index with known hosts, statuses and mimes. */

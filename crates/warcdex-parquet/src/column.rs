@@ -106,6 +106,9 @@ pub const ENC_RLE_DICTIONARY: i32 = 8;
 /// chunk are plain).
 const PAGE_BYTES: usize = 1 << 20;
 const DICT_BYTES: usize = 1 << 20;
+/// A chunk's first page decides whether its pages are compressed only
+/// from this size on.
+const STORE_PROBE_BYTES: usize = 8 << 10;
 /// Statistics and page-index bounds of strings are cut to this many bytes
 /// (the lower bound truncated, the upper one truncated and incremented).
 const STATS_BYTES: usize = 64;
@@ -300,6 +303,9 @@ pub struct Column {
     suffixes: Vec<i64>,
     bloom: Option<parquet::bloom_filter::Sbbf>,
     bloom_ndv: u64,
+    /// The chunk's first page did not compress: its later pages are stored
+    /// in the codec's frame without being compressed.
+    store: bool,
 }
 
 impl Column {
@@ -323,6 +329,7 @@ impl Column {
             suffixes: Vec::new(),
             bloom: None,
             bloom_ndv,
+            store: false,
         };
         c.bloom = c.new_bloom();
         c
@@ -482,7 +489,15 @@ impl Column {
         self.info.index.null_pages.push(bounds.is_none());
         self.info.index.null_counts.push(self.nulls as i64);
 
-        let data = comp.compress(&body)?;
+        // Bit-packed deltas (offsets, lengths, fetch times) and dictionary
+        // indexes of many values leave zstd nothing to find, but it still
+        // looks: about 15 ms per million CC rows. A chunk whose first page
+        // zstd shrinks by less than 1/32 stores the rest (pages of a chunk
+        // are alike; tiny pages say too little to decide on).
+        let data = if self.store { comp.store(&body)? } else { comp.compress(&body)? };
+        if first_page && body.len() >= STORE_PROBE_BYTES && data.len() * 32 > body.len() * 31 {
+            self.store = true;
+        }
         let mut h = Thrift::new();
         h.open().i32(1, PAGE_DATA).i32(2, body.len() as i32).i32(3, data.len() as i32);
         h.begin(5).i32(1, self.rows as i32).i32(2, encoding).i32(3, ENC_RLE).i32(4, ENC_RLE).end();
@@ -568,6 +583,7 @@ impl Column {
         info.index.boundary_order = boundary_order(self.spec.physical, &info.index);
         self.dict.clear();
         self.dict_on = self.spec.dictionary;
+        self.store = false;
         Ok(Chunk { dict_page, pages: std::mem::take(&mut self.pages), info, bloom: std::mem::replace(&mut self.bloom, fresh_bloom) })
     }
 }
@@ -699,6 +715,42 @@ mod tests {
         // 10 entries from the first page; the 1,045th entry (row 1,634) fills it.
         assert_eq!(firsts, [0, 600, 1200, 1635, 2235, 2835]);
         assert_eq!((chunk.info.dict_data_pages, chunk.info.plain_data_pages), (3, 3));
+    }
+
+    /// Raw zstd frames as `compress::raw_zstd_frame` starts them (magic,
+    /// single segment with a four-byte content size): zstd's own frames of
+    /// these pages start otherwise.
+    fn stored_pages(chunk: &Chunk) -> usize {
+        chunk.pages.windows(5).filter(|w| *w == [0x28, 0xb5, 0x2f, 0xfd, 0b1010_0000]).count()
+    }
+
+    #[test]
+    fn chunks_whose_first_page_does_not_compress_store_the_rest() {
+        let spec = Spec { physical: Physical::Int64, nullable: false, dictionary: false, delta: false, bloom_filter: false, sorted: false };
+        let column = |page_rows: usize, value: &dyn Fn(u64) -> u64| {
+            let mut comp = Compressor::new(crate::compress::Codec::Zstd).unwrap();
+            let mut c = Column::new(spec, page_rows, 0);
+            for i in 0..10_000u64 {
+                c.push(Some(&value(i).to_le_bytes()), &mut comp).unwrap();
+            }
+            c.finish_chunk(&mut comp).unwrap()
+        };
+        // splitmix64: 8 random bytes a row, 16,000-byte pages.
+        let random = |i: u64| {
+            let mut z = i.wrapping_add(1).wrapping_mul(0x9e3779b97f4a7c15);
+            z = (z ^ (z >> 30)).wrapping_mul(0xbf58476d1ce4e5b9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94d049bb133111eb);
+            z ^ (z >> 31)
+        };
+        let chunk = column(2000, &random);
+        assert_eq!(stored_pages(&chunk), 4, "pages 2-5 stored, the first compressed (and kept)");
+        assert!(chunk.info.compressed > chunk.info.uncompressed, "nothing compressed");
+        // Compressible values: every page compressed.
+        let chunk = column(2000, &|i| i / 100);
+        assert_eq!(stored_pages(&chunk), 0);
+        assert!(chunk.info.compressed * 4 < chunk.info.uncompressed);
+        // Random but pages of 800 bytes: too small to decide on.
+        assert_eq!(stored_pages(&column(100, &random)), 0);
     }
 
     #[test]

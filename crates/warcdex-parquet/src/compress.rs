@@ -113,4 +113,61 @@ impl Compressor {
         }
         Ok(&self.out)
     }
+
+    /// `page` as the codec stores bytes it does not compress: for zstd a
+    /// frame of raw blocks, which any zstd reader takes; for the others
+    /// the codec's own output.
+    pub fn store<'a>(&'a mut self, page: &'a [u8]) -> io::Result<&'a [u8]> {
+        if self.codec != Codec::Zstd {
+            return self.compress(page);
+        }
+        self.out.clear();
+        raw_zstd_frame(page, &mut self.out);
+        Ok(&self.out)
+    }
+}
+
+/// A zstd frame holding `data` in raw blocks (RFC 8878, 3.1.1): a single
+/// segment whose content size is given in four bytes, no checksum.
+pub fn raw_zstd_frame(data: &[u8], out: &mut Vec<u8>) {
+    const MAX_BLOCK: usize = 128 << 10;
+    assert!(data.len() <= u32::MAX as usize, "a page over 4 GiB");
+    out.reserve(data.len() + 9 + 3 * (data.len() / MAX_BLOCK + 1));
+    out.extend_from_slice(&0xFD2FB528u32.to_le_bytes());
+    // Frame_Content_Size_flag 2 (four bytes), Single_Segment_flag.
+    out.push(0b1010_0000);
+    out.extend_from_slice(&(data.len() as u32).to_le_bytes());
+    let mut blocks = data.chunks(MAX_BLOCK).peekable();
+    if blocks.peek().is_none() {
+        // An empty frame still ends with a (raw, empty) last block.
+        out.extend_from_slice(&[1, 0, 0]);
+    }
+    while let Some(b) = blocks.next() {
+        let last = blocks.peek().is_none() as u32;
+        // Block_Size << 3 | Block_Type (0: raw) << 1 | Last_Block.
+        let header = (b.len() as u32) << 3 | last;
+        out.extend_from_slice(&header.to_le_bytes()[..3]);
+        out.extend_from_slice(b);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Raw frames of every size class read back with zstd itself: empty,
+    /// one byte, exactly one block, a block and a byte, several blocks.
+    #[test]
+    fn raw_frames_decode_to_their_bytes() {
+        for n in [0usize, 1, 1000, 128 << 10, (128 << 10) + 1, 300_000] {
+            let data: Vec<u8> = (0..n).map(|i| (i * 7 + i / 251) as u8).collect();
+            let mut frame = Vec::new();
+            raw_zstd_frame(&data, &mut frame);
+            assert_eq!(frame.len(), data.len() + 9 + 3 * n.div_ceil(128 << 10).max(1), "{n} bytes: frame size");
+            let back = zstd::stream::decode_all(&frame[..]).unwrap_or_else(|e| panic!("{n} bytes: {e}"));
+            assert!(back == data, "{n} bytes: decoded bytes differ");
+            let mut c = Compressor::new(Codec::Zstd).unwrap();
+            assert_eq!(c.store(&data).unwrap(), &frame[..]);
+        }
+    }
 }
