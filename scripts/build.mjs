@@ -76,9 +76,13 @@ if (process.env.WARCDEX_PGO === '0') {
     const merged = join(pgoDir, 'warcdex.profdata')
     rmSync(profiles, { recursive: true, force: true })
     mkdirSync(profiles, { recursive: true })
-    // An explicit --target keeps RUSTFLAGS off build scripts and proc macros:
-    // only the addon's own code is instrumented, then optimised.
-    const flags = (f) => ({ RUSTFLAGS: [process.env.RUSTFLAGS, f].filter(Boolean).join(' ') })
+    // An explicit --target keeps the flags off build scripts and proc macros:
+    // only the addon's own code is instrumented, then optimised. Passed
+    // encoded (separated by 0x1f), so that a path with spaces stays whole.
+    const flags = (f) => {
+      const given = process.env.CARGO_ENCODED_RUSTFLAGS?.split('\x1f') ?? process.env.RUSTFLAGS?.split(/\s+/) ?? []
+      return { CARGO_ENCODED_RUSTFLAGS: [...given.filter(Boolean), f].join('\x1f') }
+    }
     process.stderr.write('build: instrumented addon (profile-guided optimisation, 1 of 2)\n')
     buildAddon(['--target', host, '--target-dir', join(pgoDir, 'instrumented')], flags(`-Cprofile-generate=${profiles}`))
     buildTs()
