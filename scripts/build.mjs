@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 // `npm run build` (also run by `npm ci`): the addon, then the TypeScript.
 //
-// The addon is built with profile-guided optimisation when the machine can
-// run what it builds: a first build instrumented to count branches and
-// calls runs scripts/pgo-train.mjs (generated data through every hot path:
+// The addon is built with profile-guided optimisation for the machine's own
+// target: a first build instrumented to count branches and calls runs
+// scripts/pgo-train.mjs (generated data through every hot path:
 // WARC/ARC indexing, summaries, Parquet, page dumps), and the release build
 // is then laid out by those counts. On the Parquet benchmark that is about
 // 8% less time (benches/README.md). It needs LLVM's llvm-profdata as rustup's
@@ -11,21 +11,14 @@
 // with WARCDEX_PGO=0, the addon is built once, as `npm run build:native` does.
 import { spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs'
-import { createRequire } from 'node:module'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const pgoDir = join(root, 'target', 'pgo')
-const napiBin = (() => {
-  const require = createRequire(import.meta.url)
-  const pkg = require.resolve('@napi-rs/cli/package.json')
-  const { bin } = require('@napi-rs/cli/package.json')
-  return join(dirname(pkg), typeof bin === 'string' ? bin : bin.napi)
-})()
 
-function run (cmd, args, env = {}) {
-  const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } })
+function run (cmd, args, env = {}, shell = false) {
+  const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env }, shell })
   if (r.status !== 0) {
     process.stderr.write(`build: ${cmd} ${args.join(' ')} failed (${r.error?.message ?? `exit ${r.status}`})\n`)
     process.exit(r.status || 1)
@@ -37,13 +30,18 @@ function output (cmd, args) {
   return r.status === 0 ? r.stdout.trim() : null
 }
 
-/** `napi build` of the binding crate into native/; `extra` adds options. */
-function buildAddon (extra = [], env = {}) {
-  run(process.execPath, [napiBin, 'build', '--platform', '--release', '--manifest-path', 'crates/warcdex-node/Cargo.toml',
-    '--output-dir', 'native', '--js', 'index.cjs', '--dts', 'index.d.cts', ...extra], env)
+/** One of package.json's scripts, `extra` appended to its command. */
+function npmRun (script, extra = [], env = {}) {
+  const tail = ['run', script, ...(extra.length ? ['--', ...extra] : [])]
+  // Under npm (npm ci, npm run build) its own CLI; else `npm` on the PATH.
+  const npmCli = process.env.npm_execpath
+  if (npmCli?.endsWith('.js')) run(process.execPath, [npmCli, ...tail], env)
+  else run('npm', tail, env, process.platform === 'win32')
 }
 
-const buildTs = () => run(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'])
+/** `napi build` of the binding crate into native/ (package.json's build:native). */
+const buildAddon = (extra = [], env = {}) => npmRun('build:native', extra, env)
+const buildTs = () => npmRun('build:ts')
 
 /** llvm-profdata of the Rust toolchain, added with rustup when missing; or why not. */
 function profdataTool (host) {
