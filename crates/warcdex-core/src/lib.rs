@@ -7,6 +7,7 @@
 //! - [`index`]: rows from records; [`cdx`]: line formats; [`sort`]: sorted output
 //! - [`pywb`]: pywb's `cdx-indexer` rules and line layouts (`Style::Pywb`)
 //! - [`pipeline`], [`inputs`]: whole jobs over files; [`lines`]: index lines read in place
+//! - [`output`]: files and datasets written whole or not at all
 
 pub mod cdx;
 pub mod decode;
@@ -21,6 +22,7 @@ pub mod inflate;
 pub mod inputs;
 pub mod json;
 pub mod lines;
+pub mod output;
 pub mod parallel;
 pub mod pipeline;
 pub mod post;

@@ -1,0 +1,167 @@
+//! Names of work in progress, and what interrupted runs left behind.
+//!
+//! A temporary name is `.<final name>.warcdex-<pid>-<id>.<kind>`: the
+//! leading dot hides it from Spark, Hive, `ls` and from globs such as
+//! `dir/*.parquet`, and the process id says whether the run that made it is
+//! still alive. DuckDB's `**` globs do match dot-names, so nothing
+//! temporary ever ends in a reader's suffix such as `.parquet`.
+
+use std::fs;
+use std::io;
+use std::path::{Path, PathBuf};
+
+const MARK: &str = ".warcdex-";
+
+/// A name unique to this process and moment.
+pub fn run_id() -> String {
+    use std::sync::atomic::{AtomicU32, Ordering};
+    static SEQ: AtomicU32 = AtomicU32::new(0);
+    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or(0);
+    let seq = SEQ.fetch_add(1, Ordering::Relaxed);
+    format!("{}-{:x}{:x}", std::process::id(), (nanos as u64) & 0xffff_ffff_ffff, seq)
+}
+
+/// `.<name>.warcdex-<run>.<kind>` beside `target`.
+pub fn temp_beside(target: &Path, run: &str, kind: &str) -> PathBuf {
+    let name = target.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "output".into());
+    parent_of(target).join(format!(".{name}{MARK}{run}.{kind}"))
+}
+
+/// The directory holding `p` (`.` for a bare name).
+pub fn parent_of(p: &Path) -> PathBuf {
+    match p.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    }
+}
+
+/// Whether a process with this id runs on this machine.
+pub fn alive(pid: u32) -> bool {
+    if pid == std::process::id() {
+        return true;
+    }
+    #[cfg(unix)]
+    {
+        // Signal 0 checks existence only; EPERM means it exists as another user's.
+        let r = unsafe { libc::kill(pid as libc::pid_t, 0) };
+        r == 0 || io::Error::last_os_error().raw_os_error() == Some(libc::EPERM)
+    }
+    #[cfg(not(unix))]
+    {
+        true
+    }
+}
+
+/// A leftover of another run beside `target`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Leftover {
+    pub path: PathBuf,
+    pub pid: u32,
+    pub kind: String,
+}
+
+/// Temporary entries of `target` (any run, any kind) in its directory.
+pub fn leftovers(target: &Path) -> io::Result<Vec<Leftover>> {
+    let Some(name) = target.file_name().map(|n| n.to_string_lossy().into_owned()) else { return Ok(Vec::new()) };
+    let prefix = format!(".{name}{MARK}");
+    let dir = parent_of(target);
+    let entries = match fs::read_dir(&dir) {
+        Ok(e) => e,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(super::at_path(&dir, e)),
+    };
+    let mut out = Vec::new();
+    for entry in entries {
+        let entry = entry?;
+        let file_name = entry.file_name().to_string_lossy().into_owned();
+        let Some(rest) = file_name.strip_prefix(&prefix) else { continue };
+        // <pid>-<id>.<kind>
+        let Some((pid, tail)) = rest.split_once('-') else { continue };
+        let (Ok(pid), Some((_, kind))) = (pid.parse::<u32>(), tail.split_once('.')) else { continue };
+        out.push(Leftover { path: entry.path(), pid, kind: kind.to_string() });
+    }
+    out.sort_by(|a, b| a.path.cmp(&b.path));
+    Ok(out)
+}
+
+/// Removes the leftovers of runs that are gone; says what it removed and
+/// what it left because its run still goes on.
+pub fn clean_leftovers(target: &Path) -> io::Result<Vec<String>> {
+    let mut notes = Vec::new();
+    for l in leftovers(target)? {
+        if l.pid == std::process::id() {
+            continue;
+        }
+        if alive(l.pid) {
+            notes.push(format!("{} belongs to a run that is still going (process {}); left as it is", l.path.display(), l.pid));
+            continue;
+        }
+        remove_any(&l.path).map_err(|e| super::at_path(&l.path, e))?;
+        notes.push(format!("removed {}, left by an interrupted run (process {})", l.path.display(), l.pid));
+    }
+    Ok(notes)
+}
+
+/// Removes a file or a whole directory; absent is fine.
+pub fn remove_any(p: &Path) -> io::Result<()> {
+    let r = match fs::symlink_metadata(p) {
+        Ok(m) if m.is_dir() => fs::remove_dir_all(p),
+        Ok(_) => fs::remove_file(p),
+        Err(e) => Err(e),
+    };
+    match r {
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
+        other => other,
+    }
+}
+
+/// Flushes a directory's entries (renames, new names) to disk.
+pub fn sync_dir(dir: &Path) -> io::Result<()> {
+    #[cfg(unix)]
+    {
+        fs::File::open(dir)?.sync_all()
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = dir;
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn temporary_names_are_hidden_and_found_again() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("index.cdxj");
+        let run = run_id();
+        let tmp = temp_beside(&target, &run, "tmp");
+        assert!(tmp.file_name().unwrap().to_string_lossy().starts_with(".index.cdxj.warcdex-"));
+        assert!(!tmp.to_string_lossy().ends_with(".cdxj"));
+        fs::write(&tmp, b"x").unwrap();
+        // Another output's leftovers are not this one's.
+        fs::write(temp_beside(&dir.path().join("index.cdx"), &run, "tmp"), b"y").unwrap();
+        let found = leftovers(&target).unwrap();
+        assert_eq!(found, vec![Leftover { path: tmp, pid: std::process::id(), kind: "tmp".into() }]);
+    }
+
+    #[test]
+    fn leftovers_of_dead_runs_are_removed_and_live_ones_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("ds");
+        // A process id that cannot be running: above the kernel's pid_max.
+        let dead = dir.path().join(".ds.warcdex-4294967-1f.staging");
+        fs::create_dir_all(dead.join("crawl=A")).unwrap();
+        fs::write(dead.join("crawl=A/part-0.parquet"), b"torn").unwrap();
+        let live = dir.path().join(format!(".ds.warcdex-1-2.tmp")); // pid 1 always runs
+        fs::write(&live, b"").unwrap();
+        let notes = clean_leftovers(&target).unwrap();
+        assert!(!dead.exists());
+        assert!(live.exists());
+        assert_eq!(notes.len(), 2, "{notes:?}");
+        assert!(notes.iter().any(|n| n.starts_with("removed") && n.contains("4294967")));
+        assert!(notes.iter().any(|n| n.contains("still going (process 1)")));
+    }
+}
