@@ -1,23 +1,14 @@
-// The `warcdex` command. Data goes to standard output, progress and problems
-// to standard error. Exit codes: 0 all input read; 1 some input could not be
-// read (bad records or files, reported on stderr); 2 usage error; 3 the job
-// itself failed (e.g. the output cannot be written).
-import { readFileSync, statSync } from 'node:fs'
-
-import { parse, UsageError } from './args.js'
-import { ArchiveError } from './errors.js'
+// The `warcdex` command: one file per command under commands/. Data goes to
+// standard output, progress and problems to standard error; exit codes in
+// exit.ts.
+import { UsageError } from './args.js'
+import { EXIT_FAILED, EXIT_OK, EXIT_USAGE } from './exit.js'
+import { Interrupt } from './interrupt.js'
 import { native } from './native.js'
-import { ProgressBar } from './progress.js'
+import { OutputExistsError } from './output.js'
 // Commands load their modules when run: a short job (or `--help`) then
-// starts without the rest (importing the CLI took 78 ms, now 72; `node`
+// starts without the rest (importing the CLI took 78 ms, then 72; `node`
 // alone 63).
-import type { IndexFormat, IndexStyle, Problem } from './types.js'
-
-const EXIT_OK = 0
-const EXIT_BAD_INPUT = 1
-const EXIT_USAGE = 2
-const EXIT_FAILED = 3
-
 
 const MAIN_HELP = `warcdex: web-archive indexing
 
@@ -34,244 +25,18 @@ Commands:
 Run 'warcdex <command> --help' for a command's options.
 `
 
-const INDEX_HELP = `Usage: warcdex index [options] INPUT...
-
-Indexes WARC and ARC files (uncompressed, .gz per record or whole-file, .xz,
-.zst), compatible with cdxj-indexer (or with pywb's cdx-indexer: --style
-pywb). INPUT is a file, a directory (searched recursively for *.warc, *.arc,
-optionally .gz/.xz/.zst) or '-' to read a list of paths from standard input,
-one per line.
-
-Options:
-  -f, --format FORMAT   cdxj (default), cdx11, cdx9 or ndjson (every field)
-      --style STYLE     cdxj-indexer (default), cdx-writer (Internet Archive
-                        conventions: mime 'unk', redirects, robots flags) or
-                        pywb (pywb 2.x cdx-indexer: its record selection,
-                        mime 'unk', status '-' for revisits, digests without
-                        'sha1:', its POST append; one CDX header per output;
-                        pywb's own default format is cdx11: add -f cdx11)
-  -a, --all             index every record, including request and warcinfo
-                        (with --style pywb: requests, but never warcinfo)
-      --records LIST    index only these record types (comma-separated)
-  -p, --post-append     key POST/PUT captures by their request body
-  -m, --minimal         pywb's minimal index (cdx-indexer -mj; --style pywb
-                        only, CDXJ or NDJSON): HTTP headers are not read, so
-                        no mime (but warc/revisit) and no status; computed
-                        digests cover the whole record block; not with -p
-  -s, --sort            sort the output (bounded memory) and drop duplicate lines
-                        (with --style pywb, duplicates are kept, as pywb does)
-  -j, --jobs N          index on N threads (0: one per core; default 1); large
-                        .warc.gz files are split at record boundaries, and the
-                        output is the same as with one thread
-      --verify          recompute block and payload digests, report mismatches
-  -o, --output FILE     write the index to FILE instead of standard output
-      --dir-root DIR    write file names relative to DIR instead of base names
-      --strict          stop at the first record that cannot be read
-      --skip-bad        report bad records and go on (the default)
-  -q, --quiet           no progress bar, warnings or summary on standard error
-  -h, --help            show this help
-
-Exit codes: 0 everything was read; 1 some records or files could not be read
-(each reported on standard error with file and byte offset) or, with
---verify, some digests did not match; 2 usage error;
-3 the job failed (for example, the output could not be written).
-`
-
-const SAMPLE_HELP = `Usage: warcdex sample [options] DIR
-
-Writes a realistic, reproducible sample collection (request, response,
-revisit, resource and metadata records over many hosts, MIME types,
-statuses and dates) into DIR.
-
-Options:
-      --format FORMAT   warc.gz (default), warc, warc.zst, warc.xz, arc, arc.gz
-      --files N         number of files (default 3)
-      --size BYTES      approximate uncompressed size of each file (default 4000000)
-      --hosts N         number of hosts (default 40)
-      --seed N          random seed (default 42)
-      --no-digests      leave out WARC-Payload-Digest (indexers must compute it)
-  -h, --help            show this help
-`
-
-
-function readPathList(): string[] {
-  return readFileSync(0, 'utf8')
-    .split('\n')
-    .map((l) => l.replace(/\r$/, ''))
-    .filter((l) => l.trim() !== '')
-}
-
-async function indexCommand(args: string[]): Promise<number> {
-  const { values, positionals } = parse(
-    args,
-    {
-      format: { type: 'string', short: 'f' },
-      style: { type: 'string' },
-      all: { type: 'boolean', short: 'a' },
-      records: { type: 'string' },
-      'post-append': { type: 'boolean', short: 'p' },
-      minimal: { type: 'boolean', short: 'm' },
-      sort: { type: 'boolean', short: 's' },
-      jobs: { type: 'string', short: 'j' },
-      verify: { type: 'boolean' },
-      output: { type: 'string', short: 'o' },
-      'dir-root': { type: 'string' },
-      strict: { type: 'boolean' },
-      'skip-bad': { type: 'boolean' },
-      quiet: { type: 'boolean', short: 'q' },
-    } as const,
-    INDEX_HELP,
-  )
-  if (values.help) {
-    process.stdout.write(INDEX_HELP)
-    return EXIT_OK
-  }
-  const format = (values.format ?? 'cdxj') as IndexFormat
-  if (!['cdxj', 'cdx11', 'cdx9', 'ndjson'].includes(format)) throw new UsageError(`unknown --format ${format}\n\n${INDEX_HELP}`)
-  const style = (values.style ?? 'cdxj-indexer') as IndexStyle
-  if (!['cdxj-indexer', 'cdx-writer', 'pywb'].includes(style)) throw new UsageError(`unknown --style ${style}\n\n${INDEX_HELP}`)
-  if (values.minimal && style !== 'pywb') throw new UsageError('--minimal is a pywb option: use it with --style pywb')
-  if (values.minimal && values['post-append']) throw new UsageError('--minimal and --post-append exclude each other (as in pywb)')
-  if (values.minimal && (format === 'cdx11' || format === 'cdx9')) throw new UsageError('--minimal writes cdxj (or ndjson), not CDX')
-  if (values.strict && values['skip-bad']) throw new UsageError('--strict and --skip-bad exclude each other')
-  if (values.all && values.records) throw new UsageError('--all and --records exclude each other')
-  if (positionals.length === 0) throw new UsageError(`no INPUT given\n\n${INDEX_HELP}`)
-  const jobs = values.jobs === undefined ? 1 : Number(values.jobs)
-  if (!Number.isInteger(jobs) || jobs < 0) throw new UsageError(`--jobs needs a whole number, not ${values.jobs}`)
-
-  const inputs = positionals.flatMap((p) => (p === '-' ? readPathList() : [p]))
-  let files: string[]
-  try {
-    files = native.expandInputs(inputs)
-  } catch (e) {
-    process.stderr.write(`warcdex: ${(e as Error).message}\n`)
-    return EXIT_BAD_INPUT
-  }
-  const quiet = values.quiet ?? false
-  if (files.length === 0) {
-    process.stderr.write(`warcdex: no WARC or ARC files in ${inputs.join(', ')}\n`)
-    return EXIT_BAD_INPUT
-  }
-  const sizes = files.map((f) => {
-    try {
-      return statSync(f).size
-    } catch {
-      return 0
-    }
-  })
-  const total = sizes.reduce((a, b) => a + b, 0)
-  const bar = !quiet && process.stderr.isTTY ? new ProgressBar(total) : undefined
-  let doneBefore = 0
-  let fileIndex = -1
-  let bad = 0
-  const controller = new AbortController()
-  const onSigint = () => controller.abort()
-  process.once('SIGINT', onSigint)
-  const started = Date.now()
-  try {
-    const { writeIndex } = await import('./index.js')
-    const summary = await writeIndex(files, {
-      format,
-      style,
-      records: values.all ? 'all' : values.records ? values.records.split(',') : 'default',
-      postAppend: values['post-append'] ?? false,
-      minimal: values.minimal ?? false,
-      sort: values.sort ?? false,
-      jobs,
-      verify: values.verify ?? false,
-      output: values.output,
-      dirRoot: values['dir-root'],
-      strict: values.strict ?? false,
-      signal: controller.signal,
-      onProgress: ({ file, fileBytes, entries }) => {
-        if (!bar) return
-        const i = files.indexOf(file)
-        if (i !== fileIndex && i >= 0) {
-          doneBefore = sizes.slice(0, i).reduce((a, b) => a + b, 0)
-          fileIndex = i
-        }
-        bar.update(doneBefore + fileBytes, entries)
-      },
-      onProblem: (p: Problem) => {
-        if (p.event === 'skipped' || p.code === 'EDIGEST') bad++
-        if (quiet) return
-        bar?.clear()
-        process.stderr.write(`warcdex: ${p.event === 'skipped' ? 'skipped' : 'warning'}: ${p.message}\n`)
-      },
-    })
-    bar?.clear()
-    // The reader of our output went away (`| head`): nothing more to say.
-    if (summary.brokenPipe) return EXIT_OK
-    if (!quiet) {
-      const secs = ((Date.now() - started) / 1000).toFixed(1)
-      process.stderr.write(
-        `warcdex: ${summary.entries} rows from ${summary.records} records in ${summary.files} files; ` +
-          `${summary.skipped} skipped (${summary.bytesSkipped} bytes), ${summary.warnings} warnings; ${secs}s` +
-          (summary.cancelled ? ' (interrupted)' : '') +
-          '\n',
-      )
-    }
-    if (summary.cancelled) return 130
-    // Digest mismatches found by --verify also count as bad input.
-    return summary.skipped > 0 || bad > 0 ? EXIT_BAD_INPUT : EXIT_OK
-  } catch (e) {
-    bar?.clear()
-    if (e instanceof ArchiveError) {
-      process.stderr.write(`warcdex: stopped (--strict): ${e.message}\n`)
-      return EXIT_BAD_INPUT
-    }
-    throw e
-  } finally {
-    process.off('SIGINT', onSigint)
-  }
-}
-
-async function sampleCommand(args: string[]): Promise<number> {
-  const { values, positionals } = parse(
-    args,
-    {
-      format: { type: 'string' },
-      files: { type: 'string' },
-      size: { type: 'string' },
-      hosts: { type: 'string' },
-      seed: { type: 'string' },
-      'no-digests': { type: 'boolean' },
-    } as const,
-    SAMPLE_HELP,
-  )
-  if (values.help) {
-    process.stdout.write(SAMPLE_HELP)
-    return EXIT_OK
-  }
-  if (positionals.length !== 1) throw new UsageError(`give one output DIR\n\n${SAMPLE_HELP}`)
-  const num = (v: string | undefined, name: string, dflt: number) => {
-    if (v === undefined) return dflt
-    const n = Number(v)
-    if (!Number.isFinite(n) || n < 0) throw new UsageError(`--${name} needs a number, not ${v}`)
-    return n
-  }
-  const { generateSample } = await import('./index.js')
-  const files = await generateSample(positionals[0]!, {
-    format: values.format ?? 'warc.gz',
-    files: num(values.files, 'files', 3),
-    targetBytes: num(values.size, 'size', 4_000_000),
-    hosts: num(values.hosts, 'hosts', 40),
-    seed: num(values.seed, 'seed', 42),
-    omitPayloadDigest: values['no-digests'] ?? false,
-  })
-  for (const f of files) process.stderr.write(`warcdex: wrote ${f.path} (${f.records} records, ${f.bytes} bytes)\n`)
-  return EXIT_OK
-}
-
 export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv
+  // index and parquet stop their jobs gracefully on a signal; the other
+  // commands exit at once, after removing their temporary files.
+  const interrupt = command === 'index' || command === 'parquet' ? undefined : new Interrupt(0)
   try {
     switch (command) {
       case 'index':
-        return await indexCommand(rest)
+        return await (await import('./commands/index.js')).indexCommand(rest)
       case 'dump': return await (await import('./commands/dump.js')).dumpCommand(rest)
       case 'sample':
-        return await sampleCommand(rest)
+        return await (await import('./commands/sample.js')).sampleCommand(rest)
       case 'summary': return await (await import('./commands/summary.js')).summaryCommand(rest)
       case 'parquet':
         return await (await import('./commands/parquet.js')).parquetCommand(rest)
@@ -291,11 +56,13 @@ export async function main(argv: string[]): Promise<number> {
         throw new UsageError(`unknown command '${command}'\n\n${MAIN_HELP}`)
     }
   } catch (e) {
-    if (e instanceof UsageError) {
+    if (e instanceof UsageError || e instanceof OutputExistsError) {
       process.stderr.write(`warcdex: ${e.message}${e.message.endsWith('\n') ? '' : '\n'}`)
       return EXIT_USAGE
     }
     process.stderr.write(`warcdex: ${(e as Error).message}\n`)
     return EXIT_FAILED
+  } finally {
+    interrupt?.dispose()
   }
 }

@@ -2,6 +2,7 @@
 // verify, look up, extract, convert to WARC, generate. The work runs in Rust
 // on libuv worker threads; problems arrive as they are found.
 import { native } from './native.js'
+import { nativeJob } from './output.js'
 
 /** One problem, named by segment (file base name) and page id (null: the whole file). */
 export interface DumpProblem {
@@ -103,10 +104,10 @@ type ProblemCallback = ((json: string) => void) | null
 interface DumpNative {
   dumpVerify(inputs: string[], onProblem?: ProblemCallback): Promise<string>
   dumpLookup(dir: string | null, table: string | null, urls: string[], onProblem?: ProblemCallback): Promise<string>
-  dumpBuildLookup(inputs: string[], output: string, sortBudget: number | null, onProblem?: ProblemCallback): Promise<string>
+  dumpBuildLookup(inputs: string[], output: string, sortBudget: number | null, force: boolean, onProblem?: ProblemCallback): Promise<string>
   dumpExtract(segment: string, id: number, bodyOnly?: boolean): Promise<Buffer>
   dumpExtractInfo(segment: string, id: number): Promise<string>
-  dumpToWarc(segments: string[], output: string, level: number | null, onProblem?: ProblemCallback): Promise<string>
+  dumpToWarc(segments: string[], output: string, level: number | null, force: boolean, onProblem?: ProblemCallback): Promise<string>
   dumpGenerate(dir: string, optionsJson: string): Promise<string>
 }
 
@@ -119,7 +120,7 @@ function relay(onProblem?: (p: DumpProblem) => void): ProblemCallback {
 
 /** Lets pending problem callbacks run before the promise's value is used. */
 async function settle<T>(p: Promise<string>): Promise<T> {
-  const v = JSON.parse(await p) as T
+  const v = JSON.parse(await nativeJob(p)) as T
   await new Promise((r) => setImmediate(r))
   return v
 }
@@ -139,13 +140,13 @@ export function lookupDump(
   return settle(dn.dumpLookup(options.manifests ?? null, options.table ?? null, list, relay(options.onProblem)))
 }
 
-/** Writes the sorted, SURT-keyed lookup table of the manifests in `inputs`. */
+/** Writes the sorted, SURT-keyed lookup table of the manifests in `inputs` (whole or not at all; an existing one only with `force`). */
 export function buildDumpLookup(
   inputs: string[],
   output: string,
-  options: { sortBudget?: number; onProblem?: (p: DumpProblem) => void } = {},
+  options: { sortBudget?: number; force?: boolean; onProblem?: (p: DumpProblem) => void } = {},
 ): Promise<DumpBuildSummary> {
-  return settle(dn.dumpBuildLookup(inputs, output, options.sortBudget ?? null, relay(options.onProblem)))
+  return settle(dn.dumpBuildLookup(inputs, output, options.sortBudget ?? null, options.force ?? false, relay(options.onProblem)))
 }
 
 /** Page `id` of a segment: the stored file, or only the response after the header line. */
@@ -161,13 +162,13 @@ export async function extractPageInfo(
   return JSON.parse(await dn.dumpExtractInfo(segment, id))
 }
 
-/** Converts segments into one WARC 1.1 file (warcinfo + one resource record per page, gzip per record). */
+/** Converts segments into one WARC 1.1 file (warcinfo + one resource record per page, gzip per record), published when complete; an existing one only with `force`. */
 export function dumpToWarc(
   segments: string[],
   output: string,
-  options: { level?: number; onProblem?: (p: DumpProblem) => void } = {},
+  options: { level?: number; force?: boolean; onProblem?: (p: DumpProblem) => void } = {},
 ): Promise<DumpToWarcSummary> {
-  return settle(dn.dumpToWarc(segments, output, options.level ?? null, relay(options.onProblem)))
+  return settle(dn.dumpToWarc(segments, output, options.level ?? null, options.force ?? false, relay(options.onProblem)))
 }
 
 /** Writes generated segments (and a master manifest) into `dir`; the report says where every quirk is. */

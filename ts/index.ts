@@ -5,11 +5,12 @@
  * - {@link indexRecords}: index rows (the CDXJ fields and more) of one or more sources.
  * - {@link writeIndex}: a CDXJ, CDX or NDJSON index written to a file or standard output.
  */
-import { createWriteStream } from 'node:fs'
+import { createWriteStream, type WriteStream } from 'node:fs'
 import { once } from 'node:events'
 
 import { drain, openSource, sourcePath } from './batches.js'
 import { ArchiveError, defaultProblemHandler } from './errors.js'
+import { nativeJob, writeVia } from './output.js'
 import { native } from './native.js'
 import { ArchiveRecord, type RawRecord, payloadStreamAt } from './record.js'
 import type {
@@ -24,6 +25,7 @@ import type {
 
 export * from './types.js'
 export { ArchiveError } from './errors.js'
+export { OutputExistsError } from './output.js'
 export * from './summary.js'
 export { ArchiveRecord, Headers, type HttpHead } from './record.js'
 export * from './parquet.js'
@@ -63,6 +65,8 @@ function indexOptionsJson(options: IndexOptions & { format?: string; sort?: bool
     sort: options.sort ?? false,
     jobs: (options as { jobs?: number }).jobs,
     strict: options.strict ?? false,
+    tmpDir: (options as WriteIndexOptions).tmpDir,
+    force: (options as WriteIndexOptions).force ?? false,
     filename,
   })
 }
@@ -105,15 +109,16 @@ export async function writeIndex(sources: Source | Source[], options: WriteIndex
   options.signal?.addEventListener('abort', abort, { once: true })
   try {
     const summary = JSON.parse(
-      await native.runIndex(files, indexOptionsJson(options), options.output ?? null, (text: string) => {
+      await nativeJob(native.runIndex(files, indexOptionsJson(options), options.output ?? null, (text: string) => {
         const ev = JSON.parse(text)
         if (ev.event === 'file') currentFile = ev.path
+        else if (ev.event === 'note') options.onNote?.(ev.message)
         else if (ev.event === 'progress') options.onProgress?.({ file: currentFile, fileBytes: ev.fileBytes, entries: ev.entries })
         else {
           if (options.strict && ev.event === 'skipped') strictError ??= new ArchiveError(ev as Problem)
           onProblem(ev as Problem)
         }
-      }, cancel),
+      }, cancel)),
     ) as IndexSummary
     // Events are delivered asynchronously; let the last ones arrive.
     await new Promise((r) => setImmediate(r))
@@ -127,7 +132,18 @@ export async function writeIndex(sources: Source | Source[], options: WriteIndex
 /** writeIndex for Buffer and stream sources: index lines come from a native cursor. */
 async function writeIndexFromStreams(list: Source[], options: WriteIndexOptions): Promise<IndexSummary> {
   if (options.sort) throw new Error('sorted output needs file inputs (write unsorted, or save the stream to a file first)')
-  const out = options.output ? createWriteStream(options.output) : process.stdout
+  if (!options.output) return streamIndexTo(process.stdout, list, options)
+  return writeVia(options.output, options.force ?? false, async (temp) => {
+    const out = createWriteStream(temp)
+    const summary = await streamIndexTo(out, list, options)
+    out.end()
+    await once(out, 'finish')
+    if (options.signal?.aborted) throw new Error('aborted')
+    return summary
+  })
+}
+
+async function streamIndexTo(out: WriteStream | NodeJS.WriteStream, list: Source[], options: WriteIndexOptions): Promise<IndexSummary> {
   const summary: IndexSummary = {
     files: 0, entries: 0, records: 0, skipped: 0, bytesSkipped: 0, warnings: 0, bytesRead: 0, failedFiles: 0,
     stopped: false, brokenPipe: false, cancelled: false,
@@ -159,10 +175,6 @@ async function writeIndexFromStreams(list: Source[], options: WriteIndexOptions)
       if (!out.write(batch.json)) await once(out, 'drain')
     }
     await feeding
-  }
-  if (out !== process.stdout) {
-    out.end()
-    await once(out, 'finish')
   }
   return summary
 }

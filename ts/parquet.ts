@@ -8,6 +8,7 @@
 import { statSync } from 'node:fs'
 
 import { native } from './native.js'
+import { nativeJob, writeVia } from './output.js'
 
 export interface ParquetOptions {
   /** Crawl name for every row (default: parsed from Common Crawl paths, else `unknown`). */
@@ -28,7 +29,17 @@ export interface ParquetOptions {
   sortBudgetBytes?: number
   /** Directory for spilled runs (default: the system's). */
   tmpDir?: string
+  /**
+   * When `outDir` already holds a dataset: `'error'` (default) refuses with an
+   * OutputExistsError, `'append'` adds the new files beside the old ones,
+   * `'overwrite'` replaces the dataset. Either way the new state appears at
+   * once, when every input is read, with a `_SUCCESS` marker.
+   */
+  mode?: 'error' | 'append' | 'overwrite'
+  /** Aborts the job: nothing is published and `outDir` stays as it was. */
   signal?: AbortSignal
+  /** Things worth knowing that are not about the input (leftovers of an interrupted run that were removed). */
+  onNote?: (message: string) => void
   onProgress?: (p: { bytes: number; rows: number }) => void
   onProblem?: (p: { skipped: boolean; message: string }) => void
 }
@@ -48,7 +59,12 @@ export interface ParquetSummary {
   spilledRuns: number
   /** Rows written as they came, without the sort: the input was in order (as Common Crawl's and cdxj-indexer's indexes are). */
   streamedRows: number
+  /** Parquet files and rows the dataset held before this run (`mode: 'append'`). */
+  existingFiles: number
+  existingRows: number
+  /** The job was aborted: nothing was published. */
   cancelled: boolean
+  /** The files written, under their final names. */
   files: ParquetFile[]
 }
 
@@ -71,16 +87,17 @@ interface NativeParquet {
  */
 export async function writeParquet(inputs: string | string[], outDir: string, options: ParquetOptions = {}): Promise<ParquetSummary> {
   const list = Array.isArray(inputs) ? inputs : [inputs]
-  const { signal, onProgress, onProblem, ...rest } = options
+  const { signal, onProgress, onProblem, onNote, ...rest } = options
   const cancel = new native.CancelToken()
   const abort = () => cancel.cancel()
   signal?.addEventListener('abort', abort, { once: true })
   try {
-    const text = await (native as unknown as NativeParquet).writeParquet(list, outDir, JSON.stringify(rest), (ev: string) => {
+    const text = await nativeJob((native as unknown as NativeParquet).writeParquet(list, outDir, JSON.stringify(rest), (ev: string) => {
       const e = JSON.parse(ev)
       if (e.event === 'progress') onProgress?.({ bytes: e.bytes, rows: e.rows })
+      else if (e.event === 'note') onNote?.(e.message)
       else if (e.event === 'problem') (onProblem ?? ((p) => process.stderr.write(`warcdex: ${p.skipped ? 'skipped' : 'warning'}: ${p.message}\n`)))(e)
-    }, cancel)
+    }, cancel))
     // Events arrive asynchronously; let the last ones in.
     await new Promise((r) => setImmediate(r))
     return JSON.parse(text) as ParquetSummary
@@ -140,11 +157,13 @@ export async function queryDataset(dataset: string, sql: string): Promise<QueryR
   }
 }
 
-/** Runs `sql` over the dataset and writes its result to a Parquet file. */
-export async function queryToParquet(dataset: string, sql: string, output: string): Promise<void> {
+/** Runs `sql` over the dataset and writes its result to a Parquet file (whole or not at all; an existing one only with `force`). */
+export async function queryToParquet(dataset: string, sql: string, output: string, options: { force?: boolean } = {}): Promise<void> {
   const conn = await connect(dataset)
   try {
-    await conn.run(`COPY (${sql.replace(/;\s*$/, '')}) TO ${literal(output)} (FORMAT parquet, COMPRESSION zstd)`)
+    await writeVia(output, options.force ?? false, (temp) =>
+      conn.run(`COPY (${sql.replace(/;\s*$/, '')}) TO ${literal(temp)} (FORMAT parquet, COMPRESSION zstd)`),
+    )
   } finally {
     conn.closeSync()
   }

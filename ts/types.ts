@@ -97,8 +97,18 @@ export interface IndexEntry {
 
 export interface WriteIndexOptions extends IndexOptions {
   format?: IndexFormat
-  /** A file path; standard output when absent. */
+  /**
+   * A file path; standard output when absent. The file appears under this
+   * name only when complete (written under a hidden temporary name first);
+   * an aborted or failed job leaves whatever was there before.
+   */
   output?: string
+  /** Replace an existing `output` file (otherwise an OutputExistsError). */
+  force?: boolean
+  /** Where sorted runs spill (default: the system's temporary directory). */
+  tmpDir?: string
+  /** Things worth knowing that are not about the input, such as leftovers of an interrupted run that were removed. */
+  onNote?: (message: string) => void
   /**
    * Sorted output (bounded memory, spills to temporary files), de-duplicated
    * except in style `pywb`, whose sort keeps repeated lines.

@@ -2,10 +2,12 @@
 // Reports go to standard output (one line per problem, or NDJSON with --json);
 // summaries to standard error. Exit codes as for `warcdex index`: 0 all good,
 // 1 some check failed or some input could not be read, 2 usage error.
-import { existsSync, writeFileSync } from 'node:fs'
+import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 
 import { parse, UsageError } from '../args.js'
+import { EXIT_BAD_INPUT, EXIT_OK, EXIT_USAGE } from '../exit.js'
+import { writeWhole } from '../output.js'
 import {
   buildDumpLookup,
   dumpToWarc,
@@ -17,9 +19,6 @@ import {
   type DumpProblem,
 } from '../dump.js'
 
-const EXIT_OK = 0
-const EXIT_BAD_INPUT = 1
-const EXIT_USAGE = 2
 
 const TABLE_NAME = 'dump-lookup.wdxl'
 
@@ -40,13 +39,14 @@ Commands:
                             (segment id timestamp url); uses DIR/${TABLE_NAME}
                             when present (or --table FILE), else reads the
                             manifests
-  build-lookup DIR... [-o FILE]
+  build-lookup DIR... [-o FILE] [--force]
                             write the sorted lookup table (default
-                            DIR/${TABLE_NAME})
-  extract SEGMENT ID [--body] [-o FILE]
+                            DIR/${TABLE_NAME}; --force replaces one)
+  extract SEGMENT ID [--body] [-o FILE] [--force]
                             print one page (--body: without its header line)
-  to-warc SEGMENT... -o OUT.warc.gz [--level N]
+  to-warc SEGMENT... -o OUT.warc.gz [--level N] [--force]
                             WARC 1.1, warcinfo + one resource record per page
+                            (an existing OUT only with --force)
   generate DIR [options]    write generated segments that follow the spec
                             (for tests and benchmarks):
       --segments N          segments (default 2)
@@ -148,12 +148,13 @@ async function lookup(rest: string[]): Promise<number> {
 }
 
 async function buildLookup(rest: string[]): Promise<number> {
-  const { values, positionals } = parse(rest, { output: { type: 'string', short: 'o' }, quiet: { type: 'boolean', short: 'q' } }, DUMP_HELP)
+  const { values, positionals } = parse(rest, { output: { type: 'string', short: 'o' }, force: { type: 'boolean' }, quiet: { type: 'boolean', short: 'q' } }, DUMP_HELP)
   if (values.help) return help()
   if (positionals.length === 0) throw new UsageError('dump build-lookup needs manifest directories or files')
   const out = values.output ?? join(positionals[0]!, TABLE_NAME)
   let problems = 0
   const s = await buildDumpLookup(positionals, out, {
+    force: values.force ?? false,
     onProblem: (p) => {
       problems++
       if (!values.quiet) process.stderr.write(`warcdex: ${problemLine(p)}\n`)
@@ -164,7 +165,7 @@ async function buildLookup(rest: string[]): Promise<number> {
 }
 
 async function extract(rest: string[]): Promise<number> {
-  const { values, positionals } = parse(rest, { body: { type: 'boolean' }, output: { type: 'string', short: 'o' } }, DUMP_HELP)
+  const { values, positionals } = parse(rest, { body: { type: 'boolean' }, output: { type: 'string', short: 'o' }, force: { type: 'boolean' } }, DUMP_HELP)
   if (values.help) return help()
   if (positionals.length !== 2 || !/^\d+$/.test(positionals[1]!)) throw new UsageError('dump extract needs SEGMENT ID')
   let page: Buffer
@@ -174,7 +175,7 @@ async function extract(rest: string[]): Promise<number> {
     process.stderr.write(`warcdex: ${(e as Error).message}\n`)
     return EXIT_BAD_INPUT
   }
-  if (values.output) writeFileSync(values.output, page)
+  if (values.output) writeWhole(values.output, page, values.force ?? false)
   else await new Promise<void>((resolve, reject) => process.stdout.write(page, (err) => (err ? reject(err) : resolve())))
   return EXIT_OK
 }
@@ -183,6 +184,7 @@ async function toWarc(rest: string[]): Promise<number> {
   const { values, positionals } = parse(rest, {
       output: { type: 'string', short: 'o' },
       level: { type: 'string' },
+      force: { type: 'boolean' },
       json: { type: 'boolean' },
       quiet: { type: 'boolean', short: 'q' },
     }, DUMP_HELP)
@@ -192,6 +194,7 @@ async function toWarc(rest: string[]): Promise<number> {
   if (level !== undefined && !(level >= 0 && level <= 9)) throw new UsageError('--level must be 0-9')
   const s = await dumpToWarc(positionals, values.output, {
     level,
+    force: values.force ?? false,
     onProblem: (p) => process.stderr.write(values.json ? `${JSON.stringify(p)}\n` : `warcdex: ${problemLine(p)}\n`),
   })
   if (!values.quiet) process.stderr.write(`warcdex: ${s.records} records from ${s.segments} segments, ${s.problems} problems: ${values.output}\n`)

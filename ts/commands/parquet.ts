@@ -2,6 +2,9 @@
 import { statSync } from 'node:fs'
 
 import { parse } from '../args.js'
+import { EXIT_BAD_INPUT, EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE } from '../exit.js'
+import { Interrupt } from '../interrupt.js'
+import { OutputExistsError } from '../output.js'
 import { writeParquet } from '../parquet.js'
 import { human, ProgressBar } from '../progress.js'
 
@@ -28,6 +31,9 @@ Options:
       --sort-memory MB      memory for rows before sorted runs spill to disk
                             (default 512)
       --tmp-dir DIR         where spilled runs go (default: the system's)
+      --mode MODE           when OUTDIR already holds a dataset: error (the
+                            default: refuse), append (add the new files) or
+                            overwrite (replace the dataset)
   -q, --quiet               no progress bar, warnings or summary
   -h, --help                show this help
 
@@ -39,8 +45,14 @@ Rows are sorted by url_surtkey in each file. An index already in that order
 (Common Crawl's cdx shards, cdxj-indexer's output) is written as it comes,
 without the sort.
 
+The files are staged out of readers' sight and published together when
+every input is read, with a _SUCCESS marker: an interrupted or failed run
+leaves OUTDIR as it was, and the next run removes what it left behind.
+
 Exit codes: 0 every line/record was converted; 1 some were skipped (each
-reported on standard error); 2 usage error; 3 the job failed.
+reported on standard error); 2 usage error, or OUTDIR holds a dataset and no
+--mode was given; 3 the job failed (e.g. disk full: nothing is published);
+130/143 interrupted by SIGINT/SIGTERM (nothing is published).
 `
 
 export async function parquetCommand(args: string[]): Promise<number> {
@@ -56,6 +68,7 @@ export async function parquetCommand(args: string[]): Promise<number> {
       'bloom-filters': { type: 'boolean' },
       'sort-memory': { type: 'string' },
       'tmp-dir': { type: 'string' },
+      mode: { type: 'string' },
       quiet: { type: 'boolean', short: 'q' },
     } as const,
     PARQUET_HELP,
@@ -90,6 +103,8 @@ export async function parquetCommand(args: string[]): Promise<number> {
   if (!['zstd', 'gzip', 'snappy', 'none'].includes(compression)) return usage(`unknown --compression ${compression}`)
   const partitionBy = values['partition-by'] === undefined ? undefined : values['partition-by'].split(',').map((s) => s.trim()).filter(Boolean)
   if (partitionBy?.some((c) => c !== 'crawl' && c !== 'subset')) return usage(`--partition-by takes crawl and subset, not ${values['partition-by']}`)
+  const mode = values.mode ?? 'error'
+  if (mode !== 'error' && mode !== 'append' && mode !== 'overwrite') return usage(`--mode takes error, append or overwrite, not ${mode}`)
 
   const inputs = positionals.slice(0, -1)
   const outDir = positionals[positionals.length - 1]!
@@ -104,9 +119,7 @@ export async function parquetCommand(args: string[]): Promise<number> {
     }
   }
   const bar = !quiet && process.stderr.isTTY ? new ProgressBar(total) : undefined
-  const controller = new AbortController()
-  const onSigint = () => controller.abort()
-  process.once('SIGINT', onSigint)
+  const interrupt = new Interrupt()
   const started = Date.now()
   try {
     const s = await writeParquet(inputs, outDir, {
@@ -119,7 +132,11 @@ export async function parquetCommand(args: string[]): Promise<number> {
       bloomFilters: values['bloom-filters'] ?? false,
       sortBudgetBytes: numbers.sortMb === undefined ? undefined : numbers.sortMb * 1024 * 1024,
       tmpDir: values['tmp-dir'],
-      signal: controller.signal,
+      mode,
+      signal: interrupt.signal,
+      onNote: (message) => {
+        if (!quiet) process.stderr.write(`warcdex: note: ${message}\n`)
+      },
       onProgress: ({ bytes, rows }) => bar?.update(bytes, rows),
       onProblem: (p) => {
         if (quiet) return
@@ -128,6 +145,10 @@ export async function parquetCommand(args: string[]): Promise<number> {
       },
     })
     bar?.clear()
+    if (s.cancelled) {
+      if (!quiet) process.stderr.write(`warcdex: interrupted; ${outDir} is left as it was\n`)
+      return interrupt.exitCode ?? EXIT_INTERRUPTED
+    }
     if (!quiet) {
       const secs = (Date.now() - started) / 1000
       const bytes = s.files.reduce((a, f) => a + f.bytes, 0)
@@ -136,18 +157,20 @@ export async function parquetCommand(args: string[]): Promise<number> {
         `warcdex: ${s.rows} rows from ${s.inputs} inputs into ${s.files.length} files (${human(bytes)}) in ${outDir}; ` +
           `${s.skipped} skipped, ${s.warnings} warnings; ${secs.toFixed(1)}s, ${rate.toLocaleString('en-US')} rows/s` +
           (s.streamedRows > 0 ? `; ${s.streamedRows === s.rows ? 'input in order, not sorted again' : `${s.streamedRows} rows in input order, the rest sorted`}` : '') +
-          (s.cancelled ? ' (interrupted)' : '') +
+          (mode === 'append' ? `; appended to ${s.existingRows} rows in ${s.existingFiles} files already there` : '') +
           '\n',
       )
     }
-    if (s.cancelled) return 130
-    return s.skipped > 0 ? 1 : 0
+    return s.skipped > 0 ? EXIT_BAD_INPUT : EXIT_OK
   } catch (e) {
     bar?.clear()
+    // A job stopped by a signal may end in an error instead of a summary.
+    if (interrupt.exitCode !== undefined) return interrupt.exitCode
     const msg = (e as Error).message
     process.stderr.write(`warcdex: ${msg}\n`)
-    return /No such file|not found|ENOENT/i.test(msg) ? 1 : 3
+    if (e instanceof OutputExistsError) return EXIT_USAGE
+    return /No such file|not found|ENOENT/i.test(msg) ? EXIT_BAD_INPUT : EXIT_FAILED
   } finally {
-    process.off('SIGINT', onSigint)
+    interrupt.dispose()
   }
 }

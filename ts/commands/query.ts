@@ -1,6 +1,6 @@
 // `warcdex query`: SQL over a cc-index-table dataset with embedded DuckDB.
-import { writeFileSync } from 'node:fs'
 
+import { OutputExistsError, writeWhole } from '../output.js'
 import { parse } from '../args.js'
 import { queryDataset, queryToParquet, type QueryResult } from '../parquet.js'
 
@@ -16,6 +16,8 @@ Options:
   -f, --format FORMAT   table (default: aligned columns), csv, json (one
                         object per line) or parquet (needs --output)
   -o, --output FILE     write the result to FILE instead of standard output
+                        (it appears only when complete)
+      --force           replace an existing --output FILE
   -h, --help            show this help
 
 Example:
@@ -56,6 +58,7 @@ export async function queryCommand(args: string[]): Promise<number> {
     {
       format: { type: 'string', short: 'f' },
       output: { type: 'string', short: 'o' },
+      force: { type: 'boolean' },
     } as const,
     QUERY_HELP,
   )
@@ -74,15 +77,16 @@ export async function queryCommand(args: string[]): Promise<number> {
   const [dataset, sql] = positionals as [string, string]
   try {
     if (format === 'parquet') {
-      await queryToParquet(dataset, sql, values.output!)
+      await queryToParquet(dataset, sql, values.output!, { force: values.force ?? false })
       return 0
     }
     const out = formatResult(await queryDataset(dataset, sql), format)
-    if (values.output) writeFileSync(values.output, out)
+    if (values.output) writeWhole(values.output, out, values.force ?? false)
     else process.stdout.write(out)
     return 0
   } catch (e) {
     process.stderr.write(`warcdex: ${(e as Error).message}\n`)
+    if (e instanceof OutputExistsError) return 2
     return /No files found|does not exist|no such file/i.test((e as Error).message) ? 1 : 3
   }
 }

@@ -1,7 +1,7 @@
 // `warcdex summary`: cdx-summary's report (text, JSON, raw report) or an HTML page.
-import { writeFileSync } from 'node:fs'
 
 import { parse, UsageError } from '../args.js'
+import { writeWhole } from '../output.js'
 import { formatSummaryText, renderSummaryHtml, summarize, type SummaryResult } from '../summary.js'
 
 export const SUMMARY_HELP = `Usage: warcdex summary [options] [INPUT...]
@@ -26,6 +26,8 @@ Options:
       --exact-limit N   count distinct URLs and digests exactly up to N values,
                         then estimate (HyperLogLog, ~0.8%); default 100000
   -o, --output FILE     write the text or JSON to FILE instead of standard output
+      --force           replace an existing --output or --html FILE (files
+                        appear only when complete)
   -h, --help            show this help
 
 Exit codes: 0 done; 1 an input could not be read; 2 usage error.
@@ -53,6 +55,7 @@ export async function summaryCommand(args: string[]): Promise<number> {
       'no-extras': { type: 'boolean' },
       'exact-limit': { type: 'string' },
       output: { type: 'string', short: 'o' },
+      force: { type: 'boolean' },
     },
     SUMMARY_HELP,
   )
@@ -72,7 +75,7 @@ export async function summaryCommand(args: string[]): Promise<number> {
     report: values.report ?? false,
   })
   if (values.html) {
-    writeFileSync(values.html, renderSummaryHtml(result, { generated: new Date() }))
+    writeWhole(values.html, renderSummaryHtml(result, { generated: new Date() }), values.force ?? false)
     process.stderr.write(`warcdex: wrote ${values.html}\n`)
   }
   let text: string | undefined
@@ -84,7 +87,7 @@ export async function summaryCommand(args: string[]): Promise<number> {
     text += '\n'
   } else if (!values.html || values.output) text = formatSummaryText(result, { extras: !values['no-extras'] })
   if (text !== undefined) {
-    if (values.output) writeFileSync(values.output, text)
+    if (values.output) writeWhole(values.output, text, values.force ?? false)
     else process.stdout.write(text)
   }
   const skipped = result.inputs.reduce((a, i) => a + i.skippedRecords, 0)

@@ -64,7 +64,7 @@ pub fn run_index_parallel<W: Write>(
     // At most this many units are finished but not yet written (bounds memory).
     let window = jobs * 2;
     let mut summary = Summary::default();
-    let mut sorter = job.sort.then(|| ExternalSorter::new(job.sort_budget, None));
+    let mut sorter = job.sort.then(|| ExternalSorter::new(job.sort_budget, job.tmp_dir.clone()));
     let mut buffered = io::BufWriter::with_capacity(1 << 20, out);
 
     std::thread::scope(|scope| -> io::Result<()> {

@@ -23,6 +23,8 @@ pub struct IndexJob {
     pub sort_budget: usize,
     /// Threads to index with (1: the calling thread only).
     pub jobs: usize,
+    /// Where sorted runs spill (default: the system's temporary directory).
+    pub tmp_dir: Option<PathBuf>,
 }
 
 impl Default for IndexJob {
@@ -35,6 +37,7 @@ impl Default for IndexJob {
             strict: false,
             sort_budget: crate::sort::DEFAULT_BUDGET,
             jobs: 1,
+            tmp_dir: None,
         }
     }
 }
@@ -80,7 +83,7 @@ pub fn run_index<W: Write>(files: &[PathBuf], job: &IndexJob, out: &mut W, obs: 
     // pywb sorts without dropping repeated lines, and writes one CDX header
     // for the whole output, before anything else.
     let pywb = job.options.style == Style::Pywb;
-    let mut sorter = job.sort.then(|| ExternalSorter::new(job.sort_budget, None).keep_duplicates(pywb));
+    let mut sorter = job.sort.then(|| ExternalSorter::new(job.sort_budget, job.tmp_dir.clone()).keep_duplicates(pywb));
     let mut line = String::with_capacity(1024);
     let mut buffered = std::io::BufWriter::with_capacity(1 << 20, out);
     if let Some(h) = job.format.header().filter(|_| pywb) {

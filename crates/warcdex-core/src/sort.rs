@@ -47,20 +47,22 @@ impl ExternalSorter {
 
     fn spill(&mut self) -> io::Result<()> {
         self.lines.sort_unstable();
-        let file = match &self.tmp_dir {
-            Some(d) => tempfile::tempfile_in(d)?,
-            None => tempfile::tempfile()?,
-        };
-        let mut w = BufWriter::with_capacity(1 << 20, file);
-        let mut last: Option<&[u8]> = None;
-        for l in &self.lines {
-            if self.keep_duplicates || last != Some(&l[..]) {
-                w.write_all(l)?;
+        let dir = self.tmp_dir.clone().unwrap_or_else(std::env::temp_dir);
+        let write = || -> io::Result<File> {
+            // Unlinked at once: the run's space is freed however the process ends.
+            let mut w = BufWriter::with_capacity(1 << 20, tempfile::tempfile_in(&dir)?);
+            let mut last: Option<&[u8]> = None;
+            for l in &self.lines {
+                if self.keep_duplicates || last != Some(&l[..]) {
+                    w.write_all(l)?;
+                }
+                last = Some(l);
             }
-            last = Some(l);
-        }
-        let mut file = w.into_inner().map_err(|e| e.into_error())?;
-        io::Seek::seek(&mut file, io::SeekFrom::Start(0))?;
+            let mut file = w.into_inner().map_err(|e| e.into_error())?;
+            io::Seek::seek(&mut file, io::SeekFrom::Start(0))?;
+            Ok(file)
+        };
+        let file = write().map_err(|e| crate::output::at_path(&dir, io::Error::new(e.kind(), format!("spilling sorted lines: {e}"))))?;
         self.runs.push(file);
         self.lines.clear();
         self.bytes = 0;

@@ -5,6 +5,6 @@ fn main() {
     let level: u32 = args.next().expect("LEVEL").parse().expect("a level");
     let out = std::path::PathBuf::from(args.next().expect("OUT"));
     let segments: Vec<std::path::PathBuf> = args.map(Into::into).collect();
-    let s = warcdex_dump::to_warc::to_warc_file(&segments, &out, level, &mut |_| Ok(())).expect("to-warc");
+    let s = warcdex_dump::to_warc::to_warc_file(&segments, &out, level, true, &mut |_| Ok(())).expect("to-warc");
     eprintln!("{s:?}");
 }

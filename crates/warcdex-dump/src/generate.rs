@@ -17,6 +17,7 @@ use crate::manifest::{HEADER, MASTER_HEADER};
 use crate::names::SegmentName;
 use crate::page::header_line;
 use crate::tar::TarWriter;
+use warcdex_core::output::AtomicFile;
 
 /// A bad input the generator can plant (one of each per request).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -293,6 +294,14 @@ fn to_crlf(page: &[u8]) -> Vec<u8> {
     v
 }
 
+/// Generated files are reproducible, so an existing one is replaced; never
+/// seen half-written.
+fn write_whole(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let mut f = AtomicFile::create(path, true)?;
+    f.write_all(bytes)?;
+    f.commit()
+}
+
 fn xz_writer<W: Write>(w: W, opts: &Options) -> io::Result<liblzma::write::XzEncoder<W>> {
     // One block unless asked (as single-threaded `xz` writes); the threaded
     // encoder is the one that cuts a stream into blocks.
@@ -440,10 +449,11 @@ pub fn generate(dir: &Path, opts: &Options) -> io::Result<Report> {
         let mut mxz = xz_writer(Vec::new(), &Options { block_size: None, ..opts.clone() })?;
         mxz.write_all(manifest.as_bytes())?;
         let mxz = mxz.finish()?;
-        std::fs::write(&seg.manifest, &mxz)?;
+        write_whole(&seg.manifest, &mxz)?;
         seg.rows = manifest.lines().count() as u64 - 1;
 
-        let file = BufWriter::with_capacity(1 << 20, File::create(&seg.data)?);
+        let mut data = AtomicFile::create(&seg.data, true)?;
+        let file = BufWriter::with_capacity(1 << 20, data.file_mut().try_clone()?);
         let mut tar = TarWriter::new(xz_writer(file, opts)?);
         let mtime = (BASE_TIME + start as i64 * 2) as u64;
         tar.append(&name.manifest_name(), mtime, &mxz)?;
@@ -460,14 +470,15 @@ pub fn generate(dir: &Path, opts: &Options) -> io::Result<Report> {
             }
         }
         let xz = tar.finish()?;
-        xz.finish()?.into_inner().map_err(|e| e.into_error())?.sync_all()?;
+        xz.finish()?.into_inner().map_err(|e| e.into_error())?;
         seg.uncompressed_bytes = uncompressed;
         if bad.contains(&BadInput::TruncatedXz) {
-            let len = std::fs::metadata(&seg.data)?.len();
-            let f = std::fs::OpenOptions::new().write(true).open(&seg.data)?;
+            let f = data.file_mut();
+            let len = f.metadata()?.len();
             f.set_len(len * 6 / 10)?;
             seg.planted.push((BadInput::TruncatedXz, None));
         }
+        data.commit()?;
         seg.data_bytes = std::fs::metadata(&seg.data)?.len();
         report.segments.push(seg);
     }
@@ -483,7 +494,7 @@ pub fn generate(dir: &Path, opts: &Options) -> io::Result<Report> {
                 text.push_str(&format!("{name}\t{kind}\t{}\t{}\t{size}\t{md5}\n", seg.start, seg.end));
             }
         }
-        std::fs::write(&path, text)?;
+        write_whole(&path, text.as_bytes())?;
         report.master = Some(path);
     }
     Ok(report)
@@ -505,9 +516,9 @@ pub fn generate_manifests(dir: &Path, opts: &Options) -> io::Result<u64> {
         text.push('\n');
         requests.manifest_rows(start, end, &mut text);
         rows += text.lines().count() as u64 - 1;
-        let mut w = xz_writer(BufWriter::new(File::create(dir.join(name.manifest_name()))?), &Options { block_size: None, ..opts.clone() })?;
+        let mut w = xz_writer(BufWriter::new(AtomicFile::create(&dir.join(name.manifest_name()), true)?), &Options { block_size: None, ..opts.clone() })?;
         w.write_all(text.as_bytes())?;
-        w.finish()?.flush()?;
+        w.finish()?.into_inner().map_err(|e| e.into_error())?.commit()?;
     }
     Ok(rows)
 }

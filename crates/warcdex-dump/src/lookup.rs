@@ -224,7 +224,7 @@ pub struct BuildSummary {
 }
 
 /// Builds the lookup table of all manifests in `dirs` (or manifest files) into `out`.
-pub fn build(inputs: &[PathBuf], out: &Path, sort_budget: usize, report: &mut dyn FnMut(Problem) -> io::Result<()>) -> io::Result<BuildSummary> {
+pub fn build(inputs: &[PathBuf], out: &Path, sort_budget: usize, force: bool, report: &mut dyn FnMut(Problem) -> io::Result<()>) -> io::Result<BuildSummary> {
     let mut files = Vec::new();
     for i in inputs {
         if i.is_dir() {
@@ -248,7 +248,7 @@ pub fn build(inputs: &[PathBuf], out: &Path, sort_budget: usize, report: &mut dy
             sorter.push(&line)
         })?;
     }
-    let file = io::BufWriter::with_capacity(1 << 20, File::create(out)?);
+    let file = io::BufWriter::with_capacity(1 << 20, warcdex_core::output::AtomicFile::create(out, force)?);
     let mut bw = BlockWriter { out: file, pos: 8, block: Vec::new(), first_key: None, index: Vec::new(), rows: 0, pending: Vec::new() };
     bw.out.write_all(MAGIC)?;
     sorter.finish(&mut bw)?;
@@ -264,8 +264,8 @@ pub fn build(inputs: &[PathBuf], out: &Path, sort_budget: usize, report: &mut dy
     bw.out.write_all(&s.rows.to_le_bytes())?;
     bw.out.write_all(MAGIC)?;
     let mut f = bw.out.into_inner().map_err(|e| e.into_error())?;
-    f.flush()?;
-    s.bytes = f.stream_position()?;
+    s.bytes = f.file_mut().stream_position()?;
+    f.commit()?;
     Ok(s)
 }
 

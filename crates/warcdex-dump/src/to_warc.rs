@@ -224,10 +224,10 @@ fn convert(segments: &[PathBuf], w: &mut Writer, s: &mut Summary, report: &mut d
     Ok(())
 }
 
-/// Convenience: to a file path.
-pub fn to_warc_file(segments: &[PathBuf], out: &Path, level: u32, report: &mut dyn FnMut(Problem) -> io::Result<()>) -> io::Result<Summary> {
-    let mut w = io::BufWriter::with_capacity(1 << 20, std::fs::File::create(out)?);
+/// To a file path, published when complete (an existing file only with `force`).
+pub fn to_warc_file(segments: &[PathBuf], out: &Path, level: u32, force: bool, report: &mut dyn FnMut(Problem) -> io::Result<()>) -> io::Result<Summary> {
+    let mut w = io::BufWriter::with_capacity(1 << 20, warcdex_core::output::AtomicFile::create(out, force)?);
     let s = to_warc(segments, &mut w, level, report)?;
-    w.flush()?;
+    w.into_inner().map_err(|e| e.into_error())?.commit()?;
     Ok(s)
 }

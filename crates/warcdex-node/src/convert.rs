@@ -27,6 +27,10 @@ pub struct JobOptions {
     pub filename: Option<String>,
     /// readRecords: keep up to this many payload bytes per record.
     pub keep_payload_bytes: Option<f64>,
+    /// Where sorted runs spill.
+    pub tmp_dir: Option<String>,
+    /// Replace an existing output file.
+    pub force: bool,
 }
 
 impl JobOptions {
@@ -73,6 +77,7 @@ impl JobOptions {
             sort: self.sort,
             dir_root: self.dir_root.as_ref().map(Into::into),
             strict: self.strict,
+            tmp_dir: self.tmp_dir.as_ref().map(Into::into),
             ..IndexJob::default()
         };
         if let Some(b) = self.sort_budget_bytes {

@@ -21,7 +21,7 @@ fn register_dump_index_hook() {
 }
 
 fn io_err(what: &str, e: std::io::Error) -> napi::Error {
-    napi::Error::from_reason(format!("{what}: {e}"))
+    napi::Error::from_reason(warcdex_core::output::at_path(std::path::Path::new(what), e).to_string())
 }
 
 fn paths(v: Vec<String>) -> Vec<PathBuf> {
@@ -114,12 +114,12 @@ pub fn dump_lookup(dir: Option<String>, table: Option<String>, urls: Vec<String>
 
 /// Builds the sorted lookup table of the manifests in `inputs` into `output`.
 #[napi(ts_return_type = "Promise<string>")]
-pub fn dump_build_lookup(inputs: Vec<String>, output: String, sort_budget: Option<f64>, on_problem: Option<EventCallback>) -> AsyncTask<JsonTask> {
+pub fn dump_build_lookup(inputs: Vec<String>, output: String, sort_budget: Option<f64>, force: Option<bool>, on_problem: Option<EventCallback>) -> AsyncTask<JsonTask> {
     let cb = on_problem.map(Arc::new);
     task("dumpBuildLookup", move || {
         let mut send = problem_sender(cb);
         let budget = sort_budget.map(|b| b as usize).unwrap_or(256 << 20);
-        let s = warcdex_dump::lookup::build(&paths(inputs), std::path::Path::new(&output), budget, &mut send)
+        let s = warcdex_dump::lookup::build(&paths(inputs), std::path::Path::new(&output), budget, force.unwrap_or(false), &mut send)
             .map_err(|e| io_err(&output, e))?;
         Ok(format!("{{\"manifests\":{},\"rows\":{},\"blocks\":{},\"bytes\":{}}}", s.manifests, s.rows, s.blocks, s.bytes))
     })
@@ -168,11 +168,11 @@ pub fn dump_extract_info(segment: String, id: f64) -> AsyncTask<JsonTask> {
 
 /// Writes the pages of `segments` as one WARC 1.1 file, gzip per record.
 #[napi(ts_return_type = "Promise<string>")]
-pub fn dump_to_warc(segments: Vec<String>, output: String, level: Option<u32>, on_problem: Option<EventCallback>) -> AsyncTask<JsonTask> {
+pub fn dump_to_warc(segments: Vec<String>, output: String, level: Option<u32>, force: Option<bool>, on_problem: Option<EventCallback>) -> AsyncTask<JsonTask> {
     let cb = on_problem.map(Arc::new);
     task("dumpToWarc", move || {
         let mut send = problem_sender(cb);
-        let s = warcdex_dump::to_warc::to_warc_file(&paths(segments), std::path::Path::new(&output), level.unwrap_or(6), &mut send)
+        let s = warcdex_dump::to_warc::to_warc_file(&paths(segments), std::path::Path::new(&output), level.unwrap_or(6), force.unwrap_or(false), &mut send)
             .map_err(|e| io_err(&output, e))?;
         Ok(format!(
             "{{\"segments\":{},\"records\":{},\"pagesSkipped\":{},\"problems\":{},\"bytes\":{}}}",

@@ -12,6 +12,7 @@ use napi::bindgen_prelude::*;
 use napi::threadsafe_function::{ThreadsafeFunction, ThreadsafeFunctionCallMode};
 use napi_derive::napi;
 use warcdex_core::error::Error as CoreError;
+use warcdex_core::output::AtomicFile;
 use warcdex_core::pipeline::{run_index as run_job, IndexJob, Observer, Summary};
 
 use crate::convert::{problem_json, JobOptions};
@@ -43,6 +44,7 @@ pub struct IndexTask {
     files: Vec<PathBuf>,
     job: IndexJob,
     output: Option<PathBuf>,
+    force: bool,
     events: Option<Arc<EventCallback>>,
     cancel: Arc<AtomicBool>,
 }
@@ -60,6 +62,12 @@ impl JsObserver {
         if let Some(cb) = &self.events {
             cb.call(s, ThreadsafeFunctionCallMode::NonBlocking);
         }
+    }
+    fn note(&self, message: &str) {
+        let mut s = String::from("{\"event\":\"note\",\"message\":");
+        warcdex_core::json::push_str(&mut s, message);
+        s.push('}');
+        self.send(s);
     }
 }
 
@@ -121,9 +129,18 @@ impl Task for IndexTask {
             };
             let result = match &self.output {
                 Some(p) => {
-                    let mut f = File::create(p)
-                        .map_err(|e| napi::Error::from_reason(format!("{}: cannot create: {e}", p.display())))?;
-                    run_job(&self.files, &self.job, &mut f, &mut obs)
+                    let mut f = AtomicFile::create(p, self.force).map_err(|e| napi::Error::from_reason(e.to_string()))?;
+                    for n in std::mem::take(&mut f.notes) {
+                        obs.note(&n);
+                    }
+                    let mut w = io::BufWriter::with_capacity(1 << 16, f);
+                    let r = run_job(&self.files, &self.job, &mut w, &mut obs).and_then(|s| Ok((s, w.into_inner().map_err(|e| e.into_error())?)));
+                    match r {
+                        // Published only when whole: not after a cancel or a --strict stop.
+                        Ok((s, f)) if !obs.cancelled() && !s.stopped => f.commit().map(|()| s),
+                        Ok((s, _)) => Ok(s),
+                        Err(e) => Err(e),
+                    }
                 }
                 None => run_job(&self.files, &self.job, &mut Stdout, &mut obs),
             };
@@ -171,6 +188,7 @@ pub fn run_index(
         files: files.into_iter().map(PathBuf::from).collect(),
         job: opts.job()?,
         output: output.map(PathBuf::from),
+        force: opts.force,
         events: on_event.map(Arc::new),
         cancel: cancel.map(|c| c.flag.clone()).unwrap_or_default(),
     }))

@@ -6,6 +6,7 @@ mod convert;
 mod cursor;
 mod dump;
 mod job;
+mod output;
 mod parquet;
 mod payload;
 mod push;

@@ -29,6 +29,8 @@ struct ParquetOptions {
     bloom_filters: bool,
     sort_budget_bytes: Option<f64>,
     tmp_dir: Option<String>,
+    /// `error` (default), `append` or `overwrite`.
+    mode: Option<String>,
 }
 
 impl ParquetOptions {
@@ -62,6 +64,9 @@ impl ParquetOptions {
         }
         job.layout.bloom_filters = self.bloom_filters;
         job.tmp_dir = self.tmp_dir.map(PathBuf::from);
+        if let Some(m) = self.mode {
+            job.mode = warcdex_core::output::Mode::parse(&m).ok_or_else(|| Error::from_reason(format!("unknown mode {m:?}: error, append or overwrite")))?;
+        }
         job.check().map_err(Error::from_reason)?;
         Ok(job)
     }
@@ -93,6 +98,12 @@ impl Observer for JsObserver {
             self.last = Instant::now();
             self.send(format!("{{\"event\":\"progress\",\"bytes\":{bytes},\"rows\":{rows}}}"));
         }
+    }
+    fn note(&mut self, message: &str) {
+        let mut s = String::from("{\"event\":\"note\",\"message\":");
+        warcdex_core::json::push_str(&mut s, message);
+        s.push('}');
+        self.send(s);
     }
     fn cancelled(&self) -> bool {
         self.cancel.load(Ordering::Relaxed)
@@ -127,8 +138,8 @@ impl Task for ParquetTask {
             }
             files.push(']');
             Ok(format!(
-                "{{\"inputs\":{},\"rows\":{},\"skipped\":{},\"warnings\":{},\"bytesRead\":{},\"spilledRuns\":{},\"streamedRows\":{},\"cancelled\":{},\"files\":{files}}}",
-                s.inputs, s.rows, s.skipped, s.warnings, s.bytes_read, s.spilled_runs, s.streamed_rows, obs.cancelled()
+                "{{\"inputs\":{},\"rows\":{},\"skipped\":{},\"warnings\":{},\"bytesRead\":{},\"spilledRuns\":{},\"streamedRows\":{},\"existingFiles\":{},\"existingRows\":{},\"cancelled\":{},\"files\":{files}}}",
+                s.inputs, s.rows, s.skipped, s.warnings, s.bytes_read, s.spilled_runs, s.streamed_rows, s.existing_files, s.existing_rows, obs.cancelled()
             ))
         })
     }

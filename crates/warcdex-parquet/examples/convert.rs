@@ -29,6 +29,8 @@ fn main() {
     if let Ok(c) = std::env::var("CODEC") {
         job.layout.codec = warcdex_parquet::writer::Codec::parse(&c).expect("CODEC: zstd, gzip, snappy or none");
     }
+    // Runs are repeated into the same directory.
+    job.mode = warcdex_core::output::Mode::Overwrite;
     let t = Instant::now();
     let s = run(&inputs, &out, &job, &mut NoObserver).expect("conversion");
     let secs = t.elapsed().as_secs_f64();

@@ -33,7 +33,7 @@ fn main() {
     for _ in 0..repeat {
         let _ = std::fs::remove_dir_all(&out);
         let t = Instant::now();
-        let mut w = DatasetWriter::new(&out, layout.clone()).expect("dataset");
+        let mut w = DatasetWriter::new(&out, layout.clone(), "bench", "").expect("dataset");
         for r in &rows {
             w.push(r).expect("push");
         }

@@ -15,6 +15,7 @@ use std::sync::Arc;
 
 use warcdex_core::index::{Event, IndexEntry, IndexOptions, Indexer};
 use warcdex_core::lines::for_each_line;
+use warcdex_core::output::{Dataset, Mode as OutputMode};
 use warcdex_core::reader::ArchiveReader;
 
 use crate::capture::{parse_line, Capture, LineFormat};
@@ -33,6 +34,8 @@ pub struct ParquetJob {
     /// Rows watched before an input in order is written without the sort
     /// (0: always sort).
     pub probe_rows: u64,
+    /// What to do when the output directory already holds a dataset.
+    pub mode: OutputMode,
 }
 
 /// Partitions an input in order may interleave (each keeps a file, and a
@@ -47,6 +50,7 @@ impl Default for ParquetJob {
             sort_budget: DEFAULT_BUDGET,
             tmp_dir: None,
             probe_rows: 65_536,
+            mode: OutputMode::New,
         }
     }
 }
@@ -81,7 +85,11 @@ pub struct Summary {
     pub spilled_runs: u64,
     /// Rows written as they came, without the sort (the input was in order).
     pub streamed_rows: u64,
+    /// Files written, under their final names (none when cancelled).
     pub files: Vec<WrittenFile>,
+    /// Parquet files and rows the output held before (`--mode append`).
+    pub existing_files: u64,
+    pub existing_rows: u64,
 }
 
 pub trait Observer {
@@ -89,6 +97,9 @@ pub trait Observer {
     fn problem(&mut self, _skipped: bool, _message: &str) {}
     /// Raw input bytes read so far, rows so far.
     fn progress(&mut self, _bytes: u64, _rows: u64) {}
+    /// Something the user should know that is not about the input (the
+    /// leftovers of an interrupted run, removed).
+    fn note(&mut self, _message: &str) {}
     fn cancelled(&self) -> bool {
         false
     }
@@ -201,7 +212,7 @@ impl Ctx<'_> {
         let held = std::mem::replace(&mut self.sorter, RowSorter::new(self.job.sort_budget, self.job.tmp_dir.clone()));
         self.summary.spilled_runs += held.spilled_runs() as u64;
         self.writer.set_max_open(STREAM_PARTITIONS)?;
-        self.summary.streamed_rows += write_sorted(held, &mut self.writer)?;
+        self.summary.streamed_rows += write_sorted(held, &mut self.writer, &*self.obs)?;
         self.mode = Mode::Stream;
         Ok(())
     }
@@ -305,16 +316,23 @@ fn capture_of(e: &IndexEntry) -> Capture<'_> {
     }
 }
 
-/// Converts `inputs` into a dataset under `out_dir`.
+/// Converts `inputs` into a dataset under `out_dir`. The files are staged
+/// and published together when every input is read (see
+/// `warcdex_core::output`); a cancelled run publishes nothing.
 pub fn run(inputs: &[Input], out_dir: &Path, job: &ParquetJob, obs: &mut dyn Observer) -> io::Result<Summary> {
+    let dataset = Dataset::begin(out_dir, job.mode)?;
+    for n in &dataset.notes {
+        obs.note(n);
+    }
+    let (existing_files, existing_rows) = count_rows(out_dir, &dataset.existing)?;
     let mut ctx = Ctx {
         job,
         sorter: RowSorter::new(job.sort_budget, job.tmp_dir.clone()),
         scratch: DeriveScratch::default(),
         mode: if job.probe_rows == 0 { Mode::Sort } else { Mode::Probe },
         in_order: InOrder::default(),
-        writer: DatasetWriter::new(out_dir, job.layout.clone())?,
-        summary: Summary::default(),
+        writer: DatasetWriter::new(dataset.root(), job.layout.clone(), dataset.run_id(), dataset.staged_suffix())?,
+        summary: Summary { existing_files, existing_rows, ..Summary::default() },
         counter: Arc::new(AtomicU64::new(0)),
         obs,
     };
@@ -333,6 +351,10 @@ pub fn run(inputs: &[Input], out_dir: &Path, job: &ParquetJob, obs: &mut dyn Obs
             Input::Stdin => ctx.index_lines("<stdin>", Box::new(Stdin))?,
         }
     }
+    if ctx.obs.cancelled() {
+        // Dropped, the dataset removes what was staged.
+        return Ok(Summary { files: Vec::new(), ..ctx.summary });
+    }
     if ctx.mode == Mode::Probe {
         // Every row came in order: written as it came.
         ctx.start_streaming()?;
@@ -341,18 +363,44 @@ pub fn run(inputs: &[Input], out_dir: &Path, job: &ParquetJob, obs: &mut dyn Obs
     summary.bytes_read = counter.load(Ordering::Relaxed);
     summary.spilled_runs += sorter.spilled_runs() as u64;
     obs.progress(summary.bytes_read, summary.rows);
-    write_sorted(sorter, &mut writer)?;
+    match write_sorted(sorter, &mut writer, &*obs) {
+        Err(_) if obs.cancelled() => return Ok(Summary { files: Vec::new(), ..summary }),
+        r => r?,
+    };
     summary.files = writer.finish()?;
+    for f in &mut summary.files {
+        f.path = dataset.final_path(&f.path);
+    }
+    dataset.commit()?;
     Ok(summary)
 }
 
-/// The sorter's rows, derived in order into `writer`; how many.
-fn write_sorted(sorter: RowSorter, writer: &mut DatasetWriter) -> io::Result<u64> {
+/// The Parquet files among `files` (relative to `dir`) and their rows, from
+/// the footers.
+fn count_rows(dir: &Path, files: &[PathBuf]) -> io::Result<(u64, u64)> {
+    use parquet::file::reader::{FileReader, SerializedFileReader};
+    let (mut n, mut rows) = (0, 0);
+    for f in files.iter().filter(|f| f.extension().is_some_and(|e| e == "parquet")) {
+        let p = dir.join(f);
+        let file = File::open(&p).map_err(|e| warcdex_core::output::at_path(&p, e))?;
+        let reader = SerializedFileReader::new(file).map_err(|e| io::Error::new(io::ErrorKind::InvalidData, format!("{}: {e}", p.display())))?;
+        rows += reader.metadata().file_metadata().num_rows() as u64;
+        n += 1;
+    }
+    Ok((n, rows))
+}
+
+/// The sorter's rows, derived in order into `writer`; how many. Stops with
+/// an error when the job is cancelled (this walk can take minutes).
+fn write_sorted(sorter: RowSorter, writer: &mut DatasetWriter, obs: &dyn Observer) -> io::Result<u64> {
     // Partition and segment come with the record: found once, before the sort.
     let mut scratch = RowScratch::default();
     let mut n = 0;
     sorter.finish(&mut |r| {
         n += 1;
+        if n % 65_536 == 0 && obs.cancelled() {
+            return Err(io::Error::new(io::ErrorKind::Interrupted, "cancelled"));
+        }
         writer.push(&Row::derive_at(&r.capture, r.fetch_time, r.placement(), &mut scratch))
     })?;
     Ok(n)

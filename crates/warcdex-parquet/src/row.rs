@@ -117,6 +117,9 @@ pub fn timestamp_millis(ts: &str) -> Option<i64> {
             (num(0..4, 0), num(4..6, 1), num(6..8, 1), num(8..10, 0), num(10..12, 0), num(12..14, 0))
         }
     };
+    // A month or day of 00 means "not given", as when a shorter stamp is
+    // padded: CDX-Writer writes 20151200000000 for an ARC date of 201512.
+    let (mo, d) = (mo.max(1), d.max(1));
     if !(1..=12).contains(&mo) || !(1..=31).contains(&d) || h > 23 || mi > 59 || s > 60 {
         return None;
     }
@@ -403,6 +406,9 @@ mod tests {
         assert_eq!(timestamp_millis("20240518015810"), Some(1715997490000));
         assert_eq!(timestamp_millis("2024"), Some(1704067200000));
         assert_eq!(timestamp_millis("20241301000000"), None);
+        // 00 for a month or day is "not given": the first.
+        assert_eq!(timestamp_millis("20151200000000"), timestamp_millis("20151201000000"));
+        assert_eq!(timestamp_millis("20150000000000"), timestamp_millis("2015"));
         // The 14-digit path against the digit-by-digit one: every digit
         // position with every byte, and dates across the calendar.
         let slow = |t: &str| {

@@ -283,23 +283,26 @@ impl RowSorter {
 
     fn spill(&mut self) -> io::Result<()> {
         self.sort();
-        let mut f = match &self.tmp_dir {
-            Some(d) => tempfile::tempfile_in(d)?,
-            None => tempfile::tempfile()?,
-        };
         let compressed = self.runs.len() >= PLAIN_RUNS;
-        let mut w = BufWriter::with_capacity(1 << 20, &mut f);
-        if compressed {
-            let mut z = zstd::stream::write::Encoder::new(&mut w, RUN_LEVEL)?;
-            z.window_log(RUN_WINDOW_LOG)?;
-            self.write_run(&mut z)?;
-            z.finish()?;
-        } else {
-            self.write_run(&mut w)?;
-        }
-        w.flush()?;
-        drop(w);
-        f.seek(SeekFrom::Start(0))?;
+        let dir = self.tmp_dir.clone().unwrap_or_else(std::env::temp_dir);
+        let write = || -> io::Result<File> {
+            // Unlinked at once: the run's space is freed however the process ends.
+            let mut f = tempfile::tempfile_in(&dir)?;
+            let mut w = BufWriter::with_capacity(1 << 20, &mut f);
+            if compressed {
+                let mut z = zstd::stream::write::Encoder::new(&mut w, RUN_LEVEL)?;
+                z.window_log(RUN_WINDOW_LOG)?;
+                self.write_run(&mut z)?;
+                z.finish()?;
+            } else {
+                self.write_run(&mut w)?;
+            }
+            w.flush()?;
+            drop(w);
+            f.seek(SeekFrom::Start(0))?;
+            Ok(f)
+        };
+        let f = write().map_err(|e| warcdex_core::output::at_path(&dir, io::Error::new(e.kind(), format!("spilling sorted rows: {e}"))))?;
         self.runs.push(Run { file: f, compressed });
         // The next run takes buckets from this one's keys, and keeps the
         // arena (its pages are mapped).

@@ -12,6 +12,7 @@ pub use crate::compress::Codec;
 use crate::file::{FileLayout, FileWriter};
 use crate::row::Row;
 use crate::schema::arrow_schema;
+use warcdex_core::output::at_path;
 
 #[derive(Debug, Clone)]
 pub struct Layout {
@@ -43,6 +44,9 @@ pub struct DatasetWriter {
     layout: Layout,
     file_layout: FileLayout,
     run_id: String,
+    /// Appended to each file name while the dataset is staged (see
+    /// `warcdex_core::output::Dataset::staged_suffix`).
+    suffix: String,
     seq: u32,
     /// Files being written, one per partition; the last one used first.
     open: Vec<Open>,
@@ -59,11 +63,10 @@ struct Open {
 }
 
 impl DatasetWriter {
-    pub fn new(root: &Path, layout: Layout) -> io::Result<DatasetWriter> {
-        fs::create_dir_all(root)?;
-        let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or(0);
-        // Distinct names per run, so a second run adds files beside the first.
-        let run_id = format!("{:08x}{:04x}", (nanos as u64) ^ ((nanos >> 64) as u64), std::process::id() & 0xffff);
+    /// Files go below `root`, named with `run_id` (distinct per run, so an
+    /// append adds files beside the earlier ones) and `suffix`.
+    pub fn new(root: &Path, layout: Layout, run_id: &str, suffix: &str) -> io::Result<DatasetWriter> {
+        fs::create_dir_all(root).map_err(|e| warcdex_core::output::at_path(root, e))?;
         Ok(DatasetWriter {
             root: root.to_path_buf(),
             file_layout: FileLayout {
@@ -77,7 +80,8 @@ impl DatasetWriter {
                 arrow_schema: parquet::arrow::encode_arrow_schema(&arrow_schema()),
             },
             layout,
-            run_id,
+            run_id: run_id.to_string(),
+            suffix: suffix.to_string(),
             seq: 0,
             open: Vec::new(),
             last: 0,
@@ -123,7 +127,7 @@ impl DatasetWriter {
         };
         self.last = i;
         let o = &mut self.open[i];
-        o.writer.push(row)?;
+        o.writer.push(row).map_err(|e| at_path(&o.path, e))?;
         o.rows += 1;
         Ok(())
     }
@@ -131,17 +135,17 @@ impl DatasetWriter {
     /// Opens the next file of `partition`; its index in `open`.
     fn open_file(&mut self, partition: &str) -> io::Result<usize> {
         let dir = if partition.is_empty() { self.root.clone() } else { self.root.join(partition) };
-        fs::create_dir_all(&dir)?;
-        let path = dir.join(format!("part-{:05}-{}.c000{}.parquet", self.seq, self.run_id, self.layout.codec.suffix()));
+        fs::create_dir_all(&dir).map_err(|e| at_path(&dir, e))?;
+        let path = dir.join(format!("part-{:05}-{}.c000{}.parquet{}", self.seq, self.run_id, self.layout.codec.suffix(), self.suffix));
         self.seq += 1;
-        let writer = FileWriter::create(&path, self.file_layout.clone())?;
+        let writer = FileWriter::create(&path, self.file_layout.clone()).map_err(|e| at_path(&path, e))?;
         self.open.push(Open { partition: partition.to_string(), path, writer, rows: 0 });
         Ok(self.open.len() - 1)
     }
 
     fn close_file(&mut self, i: usize) -> io::Result<()> {
         let o = self.open.remove(i);
-        o.writer.close()?;
+        o.writer.close().map_err(|e| at_path(&o.path, e))?;
         let bytes = fs::metadata(&o.path)?.len();
         self.files.push(WrittenFile { path: o.path, rows: o.rows, bytes });
         Ok(())
@@ -168,7 +172,7 @@ mod tests {
     #[test]
     fn writes_partitioned_files_with_the_schema() {
         let dir = tempfile::tempdir().unwrap();
-        let mut w = DatasetWriter::new(dir.path(), Layout { max_file_rows: 2, ..Layout::default() }).unwrap();
+        let mut w = DatasetWriter::new(dir.path(), Layout { max_file_rows: 2, ..Layout::default() }, "r", "").unwrap();
         for i in 0..5 {
             let row = Row { partition: "crawl=C/subset=warc".into(), surtkey: format!("k{i}"), status: 200, ..Default::default() };
             w.push(&row).unwrap();
@@ -186,7 +190,7 @@ mod tests {
     #[test]
     fn interleaved_partitions_keep_a_file_each() {
         let dir = tempfile::tempdir().unwrap();
-        let mut w = DatasetWriter::new(dir.path(), Layout { max_file_rows: 3, ..Layout::default() }).unwrap();
+        let mut w = DatasetWriter::new(dir.path(), Layout { max_file_rows: 3, ..Layout::default() }, "r", "").unwrap();
         w.set_max_open(2).unwrap();
         let row = |p: &str, i: usize| Row { partition: format!("crawl=C/subset={p}"), surtkey: format!("k{i:02}"), ..Default::default() };
         for i in 0..7 {

@@ -102,7 +102,7 @@ use compress::{Codec, FileSink, Levels, RecordSink, SampleSink};
 use generator::{Generator, World};
 use std::collections::BTreeMap;
 use std::fmt;
-use std::fs::{self, File};
+use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
@@ -416,7 +416,9 @@ fn write_file_with(
     world: &World,
     dict: Option<&[u8]>,
 ) -> io::Result<FileStats> {
-    let file = File::create(path)?;
+    // Reproducible, so an existing file is replaced; never seen half-written.
+    let mut out = warcdex_core::output::AtomicFile::create(path, true)?;
+    let file = out.file_mut().try_clone()?;
     let levels = Levels {
         gzip: opts.gzip_level,
         zstd: opts.zstd_level,
@@ -455,6 +457,7 @@ fn write_file_with(
         )
     };
     sink.finish()?;
+    out.commit()?;
     let stats = std::mem::take(&mut gen.stats);
     Ok(FileStats {
         path: path.to_path_buf(),

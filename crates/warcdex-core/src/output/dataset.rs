@@ -170,6 +170,7 @@ impl Dataset {
                 (inside, true)
             }
         };
+        stage::register(&staging);
         Ok(Dataset { target: target.into(), staging, inside, mode, run, committed: false, notes, existing })
     }
 
@@ -230,6 +231,7 @@ impl Dataset {
         if r.is_err() {
             let _ = stage::remove_any(&self.staging);
         }
+        stage::unregister(&self.staging);
         r
     }
 
@@ -349,6 +351,7 @@ impl Drop for Dataset {
     fn drop(&mut self) {
         if !self.committed {
             let _ = stage::remove_any(&self.staging);
+            stage::unregister(&self.staging);
             if self.inside {
                 let _ = fs::remove_dir(self.target.join(TEMPORARY));
             }

@@ -41,6 +41,7 @@ impl AtomicFile {
         let notes = stage::clean_leftovers(target)?;
         let temp = stage::temp_beside(target, &stage::run_id(), "tmp");
         let file = fs::OpenOptions::new().write(true).create_new(true).open(&temp).map_err(|e| super::at_path(&temp, e))?;
+        stage::register(&temp);
         Ok(AtomicFile { target: target.into(), temp: Some(temp), file, force, committed: false, notes })
     }
 
@@ -62,18 +63,14 @@ impl AtomicFile {
     pub fn commit(mut self) -> io::Result<()> {
         self.committed = true;
         let Some(temp) = self.temp.take() else { return Ok(()) };
-        let result = (|| {
-            self.file.sync_all().map_err(|e| super::at_path(&temp, e))?;
-            if !self.force && fs::symlink_metadata(&self.target).is_ok() {
-                return Err(super::exists_error(format!("{} appeared while it was being written; give --force to replace it", self.target.display())));
-            }
-            fs::rename(&temp, &self.target).map_err(|e| super::at_path(&self.target, e))?;
-            stage::sync_dir(&stage::parent_of(&self.target)).map_err(|e| super::at_path(&self.target, e))
-        })();
-        if result.is_err() {
-            let _ = fs::remove_file(&temp);
-        }
-        result
+        publish(&temp, &self.target, self.force)
+    }
+
+    /// Hands the temporary file to another writer (DuckDB's `COPY ... TO`):
+    /// its path, to be published with [`publish`] or removed with [`abandon`].
+    pub fn into_reserved(mut self) -> PathBuf {
+        self.committed = true;
+        self.temp.take().unwrap_or_else(|| self.target.clone())
     }
 }
 
@@ -90,8 +87,49 @@ impl Drop for AtomicFile {
     fn drop(&mut self) {
         if let (false, Some(t)) = (self.committed, &self.temp) {
             let _ = fs::remove_file(t);
+            stage::unregister(t);
         }
     }
+}
+
+/// Syncs the temporary file `temp` and renames it to `target` (refused if
+/// `target` appeared meanwhile, unless `force`); on failure `temp` is removed.
+pub fn publish(temp: &Path, target: &Path, force: bool) -> io::Result<()> {
+    if temp == target {
+        return Ok(());
+    }
+    let result = (|| {
+        File::open(temp).and_then(|f| f.sync_all()).map_err(|e| super::at_path(temp, e))?;
+        if !force && fs::symlink_metadata(target).is_ok() {
+            return Err(super::exists_error(format!("{} appeared while it was being written; give --force to replace it", target.display())));
+        }
+        fs::rename(temp, target).map_err(|e| super::at_path(target, e))?;
+        stage::sync_dir(&stage::parent_of(target)).map_err(|e| super::at_path(target, e))
+    })();
+    if result.is_err() {
+        let _ = fs::remove_file(temp);
+    }
+    stage::unregister(temp);
+    result
+}
+
+/// Removes a reserved temporary file that will not be published.
+pub fn abandon(temp: &Path) {
+    // A device written in place (`-o /dev/null`) is its own "temporary" path.
+    if !temp.file_name().is_some_and(|n| n.to_string_lossy().contains(".warcdex-")) {
+        return;
+    }
+    let _ = fs::remove_file(temp);
+    stage::unregister(temp);
+}
+
+/// Writes `bytes` to `target` whole (see [`AtomicFile`]).
+pub fn write_whole(target: &Path, bytes: &[u8], force: bool) -> io::Result<Vec<String>> {
+    let mut f = AtomicFile::create(target, force)?;
+    f.write_all(bytes)?;
+    let notes = std::mem::take(&mut f.notes);
+    f.commit()?;
+    Ok(notes)
 }
 
 #[cfg(test)]
@@ -142,6 +180,18 @@ mod tests {
         f.write_all(b"new\n").unwrap();
         f.commit().unwrap();
         assert_eq!(fs::read(&target).unwrap(), b"new\n");
+    }
+
+    #[test]
+    fn a_signal_handler_can_remove_what_is_in_progress() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut f = AtomicFile::create(&dir.path().join("out.cdxj"), false).unwrap();
+        f.write_all(b"half").unwrap();
+        let temp = f.writing_path().to_path_buf();
+        assert!(temp.exists());
+        assert!(stage::remove_in_progress() >= 1);
+        assert!(!temp.exists());
+        std::mem::forget(f);
     }
 
     #[test]

@@ -18,7 +18,8 @@ pub mod file;
 pub mod stage;
 
 pub use dataset::{Dataset, Mode};
-pub use file::AtomicFile;
+pub use file::{abandon, publish, write_whole, AtomicFile};
+pub use stage::remove_in_progress;
 
 use std::io;
 use std::path::Path;

@@ -12,6 +12,26 @@ use std::path::{Path, PathBuf};
 
 const MARK: &str = ".warcdex-";
 
+/// Temporary files and staged datasets of this process not yet published
+/// or removed, so a signal handler can remove them before the process exits.
+static IN_PROGRESS: std::sync::Mutex<Vec<PathBuf>> = std::sync::Mutex::new(Vec::new());
+
+pub(crate) fn register(p: &Path) {
+    IN_PROGRESS.lock().unwrap_or_else(|e| e.into_inner()).push(p.to_path_buf());
+}
+
+pub(crate) fn unregister(p: &Path) {
+    IN_PROGRESS.lock().unwrap_or_else(|e| e.into_inner()).retain(|q| q != p);
+}
+
+/// Removes every temporary file and staged dataset of this process (for a
+/// process about to exit on a signal); how many it removed. A writer still
+/// running may recreate a staged directory: the next run cleans that up.
+pub fn remove_in_progress() -> usize {
+    let list = std::mem::take(&mut *IN_PROGRESS.lock().unwrap_or_else(|e| e.into_inner()));
+    list.iter().filter(|p| remove_any(p).is_ok()).count()
+}
+
 /// A name unique to this process and moment.
 pub fn run_id() -> String {
     use std::sync::atomic::{AtomicU32, Ordering};
