@@ -99,8 +99,8 @@ if (!skip.has('pages')) {
   const cmds = [
     ['verify', `node ${BIN} dump verify -q '${seg.data}'`, 0.9],
     ['index', `node ${BIN} index -q '${seg.data}' -o /dev/null`, 0.9],
-    ['to-warc (gzip -6)', `node ${BIN} dump to-warc -q '${seg.data}' -o '${warc}' 2>/dev/null`, 0.5],
-    ['to-warc (gzip -1)', `node ${BIN} dump to-warc -q --level 1 '${seg.data}' -o '${warc}' 2>/dev/null`, 0.5],
+    ['to-warc (gzip -6)', `node ${BIN} dump to-warc -q --force '${seg.data}' -o '${warc}' 2>/dev/null`, 0.5],
+    ['to-warc (gzip -1)', `node ${BIN} dump to-warc -q --force --level 1 '${seg.data}' -o '${warc}' 2>/dev/null`, 0.5],
   ]
   for (const [name, cmd, want] of cmds) {
     for (const [cores, prefix] of [['1 core', 'taskset -c 0 '], ['all cores', '']]) {
@@ -119,7 +119,7 @@ if (!skip.has('lookup')) {
   say(`generated ${Math.ceil(rows / 100000)} manifests in ${secs(a).toFixed(0)} s`)
   a = t0()
   const table = join(dir, 'lookup.wdxl')
-  const b = await buildDumpLookup([manDir], table, { sortBudget: 1 << 30 })
+  const b = await buildDumpLookup([manDir], table, { sortBudget: 1 << 30, force: true })
   say(`build-lookup: ${b.rows} rows, ${b.blocks} blocks, ${(b.bytes / MB).toFixed(0)} MB, ${secs(a).toFixed(0)} s`)
   // URLs to look up: rows of manifests spread over the whole range.
   const files = readdirSync(manDir).filter((f) => f.startsWith('manifest_')).sort()
