@@ -106,16 +106,20 @@ export async function indexCommand(args: string[]): Promise<number> {
   if (!Number.isInteger(jobs) || jobs < 0) throw new UsageError(`--jobs needs a whole number, not ${values.jobs}`)
 
   const inputs = positionals.flatMap((p) => (p === '-' ? readPathList() : [p]))
-  let files: string[]
-  try {
-    files = native.expandInputs(inputs)
-  } catch (e) {
-    process.stderr.write(`warcdex: ${(e as Error).message}\n`)
-    return EXIT_BAD_INPUT
-  }
   const quiet = values.quiet ?? false
+  // An input that cannot be opened is reported, and the others are indexed.
+  const files: string[] = []
+  let unreadable = 0
+  for (const input of inputs) {
+    try {
+      files.push(...native.expandInputs([input]))
+    } catch (e) {
+      unreadable++
+      if (!quiet) process.stderr.write(`warcdex: skipped: ${(e as Error).message}\n`)
+    }
+  }
   if (files.length === 0) {
-    process.stderr.write(`warcdex: no WARC or ARC files in ${inputs.join(', ')}\n`)
+    if (unreadable < inputs.length) process.stderr.write(`warcdex: no WARC or ARC files in ${inputs.join(', ')}\n`)
     return EXIT_BAD_INPUT
   }
   const sizes = files.map((f) => {
@@ -182,7 +186,7 @@ export async function indexCommand(args: string[]): Promise<number> {
     }
     if (summary.cancelled) return interrupt.exitCode ?? EXIT_INTERRUPTED
     // Digest mismatches found by --verify also count as bad input.
-    return summary.skipped > 0 || bad > 0 ? EXIT_BAD_INPUT : EXIT_OK
+    return summary.skipped > 0 || bad > 0 || unreadable > 0 ? EXIT_BAD_INPUT : EXIT_OK
   } catch (e) {
     bar?.clear()
     // A job stopped by a signal may end in an error instead of a summary.

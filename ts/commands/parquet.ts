@@ -114,8 +114,7 @@ export async function parquetCommand(args: string[]): Promise<number> {
     try {
       if (i !== '-') total += statSync(i).isFile() ? statSync(i).size : 0
     } catch {
-      process.stderr.write(`warcdex: ${i}: no such file or directory\n`)
-      return 1
+      // Reported by the job when its turn comes; the other inputs are converted.
     }
   }
   const bar = !quiet && process.stderr.isTTY ? new ProgressBar(total) : undefined

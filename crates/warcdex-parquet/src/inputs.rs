@@ -15,6 +15,9 @@ pub enum Input {
     Archive(PathBuf),
     Index(PathBuf),
     Stdin,
+    /// A path that could not be read (missing, no permission): reported
+    /// when its turn comes, and the other inputs are converted.
+    Unreadable(String),
 }
 
 /// Index files found in directories: `.cdx`, `.cdxj` (optionally `.gz` or
@@ -54,10 +57,16 @@ pub fn expand(paths: &[String]) -> io::Result<Vec<Input>> {
             continue;
         }
         let path = PathBuf::from(p);
-        let meta = std::fs::metadata(&path).map_err(|e| io::Error::new(e.kind(), format!("{p}: {e}")))?;
+        let meta = match std::fs::metadata(&path) {
+            Ok(m) => m,
+            Err(e) => {
+                out.push(Input::Unreadable(format!("{p}: cannot open: {e}")));
+                continue;
+            }
+        };
         if meta.is_dir() {
             walk(&path, &mut out)?;
-        } else if is_archive_name(p) || warcdex_core::foreign::claims(&path) || looks_like_archive(&path)? {
+        } else if is_archive_name(p) || warcdex_core::foreign::claims(&path) || looks_like_archive(&path).unwrap_or(false) {
             out.push(Input::Archive(path));
         } else {
             out.push(Input::Index(path));

@@ -252,6 +252,12 @@ impl Ctx<'_> {
         })
     }
 
+    /// An input that could not be opened: reported, and the job goes on.
+    fn unreadable(&mut self, message: &str) {
+        self.summary.skipped += 1;
+        self.obs.problem(true, message);
+    }
+
     fn archive(&mut self, path: &Path) -> io::Result<()> {
         let name = path.display().to_string();
         let options = IndexOptions { filename: warcdex_core::inputs::index_filename(path, None), ..Default::default() };
@@ -261,7 +267,13 @@ impl Ctx<'_> {
             self.counter.fetch_add(size, Ordering::Relaxed);
             return r;
         }
-        let file = File::open(path).map_err(|e| io::Error::new(e.kind(), format!("{name}: {e}")))?;
+        let file = match File::open(path) {
+            Ok(f) => f,
+            Err(e) => {
+                self.unreadable(&format!("{name}: cannot open: {e}"));
+                return Ok(());
+            }
+        };
         let reader = match ArchiveReader::new(Counting::new(file, self.counter.clone()), &name) {
             Ok(r) => r,
             Err(e) => {
@@ -343,12 +355,12 @@ pub fn run(inputs: &[Input], out_dir: &Path, job: &ParquetJob, obs: &mut dyn Obs
         ctx.summary.inputs += 1;
         match input {
             Input::Archive(p) => ctx.archive(p)?,
-            Input::Index(p) => {
-                let name = p.display().to_string();
-                let f = File::open(p).map_err(|e| io::Error::new(e.kind(), format!("{name}: {e}")))?;
-                ctx.index_lines(&name, Box::new(f))?
-            }
+            Input::Index(p) => match File::open(p) {
+                Ok(f) => ctx.index_lines(&p.display().to_string(), Box::new(f))?,
+                Err(e) => ctx.unreadable(&format!("{}: cannot open: {e}", p.display())),
+            },
             Input::Stdin => ctx.index_lines("<stdin>", Box::new(Stdin))?,
+            Input::Unreadable(message) => ctx.unreadable(message),
         }
     }
     if ctx.obs.cancelled() {
