@@ -300,19 +300,52 @@ test('values: every CDX/CDXJ index of the shared corpus converts, row for row, s
 
 // --- inputs, layout, bounded memory ------------------------------------------
 
-test('WARC input is indexed and converted in one pass: the same rows as warcdex index', async (t) => {
+test('WARC input is indexed and converted in one pass: captures by default, the rows of warcdex index with --records index', async (t) => {
   const dir = fresh('warcs')
   await generateSample(dir, { files: 1, targetBytes: 2_000_000, seed: 7 })
   const cdxj = fresh('index') + '.cdxj'
   await writeIndex(dir, { output: cdxj })
   const fromWarc = fresh('dsw')
   const fromIndex = fresh('dsi')
-  const a = await writeParquet([dir], fromWarc, { crawl: 'S' })
+  const a = await writeParquet([dir], fromWarc, { crawl: 'S', records: 'index' })
   const b = await writeParquet([cdxj], fromIndex, { crawl: 'S' })
   t.true(a.rows > 50, `${a.rows} rows`)
   t.is(a.rows, b.rows)
   const q = (d) => duck(`SELECT * EXCLUDE (warc_filename) FROM read_parquet('${d}/**/*.parquet', hive_partitioning = true) ORDER BY url_surtkey, fetch_time, warc_record_offset`)
   t.deepEqual(await q(fromWarc), await q(fromIndex))
+
+  // By default the rows are captures, as Common Crawl's tables hold them:
+  // response, revisit and resource records of http(s)/ftp URLs.
+  const ndjson = fresh('index') + '.ndjson'
+  await writeIndex(dir, { output: ndjson, format: 'ndjson', records: 'all' })
+  const all = readFileSync(ndjson, 'utf8').trim().split('\n').map((l) => JSON.parse(l))
+  const captures = all.filter((r) => ['response', 'revisit', 'resource'].includes(r.recordType) && /^(https?|ftp):/i.test(r.url ?? ''))
+  t.true(all.some((r) => (r.url ?? '').startsWith('dns:')) && all.some((r) => r.recordType === 'metadata'), 'the sample has dns: and metadata records')
+  const fromCaptures = fresh('dsc')
+  const c = await writeParquet([dir], fromCaptures, { crawl: 'S' })
+  t.is(c.rows, captures.length)
+  const got = await duck(`SELECT url, warc_record_offset::BIGINT AS o FROM read_parquet('${fromCaptures}/**/*.parquet') ORDER BY o`)
+  t.deepEqual(got.map((r) => `${r.url} ${r.o}`), captures.sort((x, y) => x.offset - y.offset).map((r) => `${r.url} ${r.offset}`))
+  const types = await writeParquet([dir], fresh('dst'), { crawl: 'S', records: ['response'] })
+  t.is(types.rows, all.filter((r) => r.recordType === 'response').length)
+})
+
+test('a directory holding archives and an index made from them is refused unless --inputs says which', async (t) => {
+  const dir = fresh('mixed')
+  await generateSample(dir, { files: 1, targetBytes: 1_000_000, seed: 8 })
+  await writeIndex(dir, { output: join(dir, 'index.cdxj') })
+  const e = await writeParquet([dir], fresh('dsm'), { crawl: 'M' }).catch((err) => err)
+  t.is(e.name, 'UsageError')
+  t.regex(e.message, /holds 1 WARC\/ARC files and 1 index files \(.*index\.cdxj\).*--inputs archives/)
+  const archives = await writeParquet([dir], fresh('dsm'), { crawl: 'M', inputs: 'archives', records: 'index' })
+  const indexes = await writeParquet([dir], fresh('dsm'), { crawl: 'M', inputs: 'indexes' })
+  const both = await writeParquet([dir], fresh('dsm'), { crawl: 'M', inputs: 'all', records: 'index' })
+  t.true(archives.rows > 20)
+  t.is(indexes.rows, archives.rows)
+  t.is(both.rows, 2 * archives.rows)
+  const r = await run('node', [cli, 'parquet', dir, fresh('dsm')]).catch((err) => err)
+  t.is(r.code, 2)
+  t.regex(r.stderr, /--inputs archives, --inputs indexes or --inputs all/)
 })
 
 test('gzip and bzip2 indexes, CDX 11 and 9 fields, stdin, unsorted input', async (t) => {

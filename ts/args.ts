@@ -2,7 +2,13 @@
 // command's help, and `warcdex`'s main turns it into exit code 2.
 import { parseArgs, type ParseArgsConfig } from 'node:util'
 
-export class UsageError extends Error {}
+/** Arguments that cannot work: the CLI exits 2 with the message. */
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'UsageError'
+  }
+}
 
 const HELP_OPTION = { help: { type: 'boolean', short: 'h' } } as const
 

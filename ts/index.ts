@@ -26,6 +26,7 @@ import type {
 export * from './types.js'
 export { ArchiveError } from './errors.js'
 export { OutputExistsError } from './output.js'
+export { UsageError } from './args.js'
 export * from './summary.js'
 export { ArchiveRecord, Headers, type HttpHead } from './record.js'
 export * from './parquet.js'

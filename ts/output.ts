@@ -2,6 +2,7 @@
 // temporary name and renamed when complete (the Rust core does the naming,
 // syncing and cleanup; see crates/warcdex-core/src/output), and an existing
 // output is refused with an OutputExistsError unless forced.
+import { UsageError } from './args.js'
 import { native } from './native.js'
 
 /** An output file or dataset already exists and was not to be replaced. */
@@ -15,10 +16,13 @@ export class OutputExistsError extends Error {
 
 const EXISTS_PREFIX = 'EEXIST: '
 
-/** The native error as an OutputExistsError when it refused an existing output. */
+const USAGE_PREFIX = 'EUSAGE: '
+
+/** The native error as an OutputExistsError when it refused an existing output, a UsageError when it refused the arguments. */
 export function outputError(e: unknown): unknown {
   const message = (e as Error)?.message
   if (typeof message === 'string' && message.startsWith(EXISTS_PREFIX)) return new OutputExistsError(message.slice(EXISTS_PREFIX.length))
+  if (typeof message === 'string' && message.startsWith(USAGE_PREFIX)) return new UsageError(message.slice(USAGE_PREFIX.length))
   return e
 }
 

@@ -36,6 +36,19 @@ export interface ParquetOptions {
    * once, when every input is read, with a `_SUCCESS` marker.
    */
   mode?: 'error' | 'append' | 'overwrite'
+  /**
+   * Which records of WARC/ARC inputs become rows: `'captures'` (default:
+   * response, revisit and resource records of http(s)/ftp URLs, as Common
+   * Crawl's tables hold), `'index'` (what cdxj-indexer indexes), `'all'`, or
+   * a list of WARC-Types.
+   */
+  records?: 'captures' | 'index' | 'all' | string[]
+  /**
+   * What a directory holding both archives and indexes contributes:
+   * `'auto'` (default) refuses it (an index beside its archives would give
+   * every row twice), else `'archives'`, `'indexes'` or `'all'`.
+   */
+  inputs?: 'auto' | 'archives' | 'indexes' | 'all'
   /** Aborts the job: nothing is published and `outDir` stays as it was. */
   signal?: AbortSignal
   /** Things worth knowing that are not about the input (leftovers of an interrupted run that were removed). */
@@ -87,12 +100,12 @@ interface NativeParquet {
  */
 export async function writeParquet(inputs: string | string[], outDir: string, options: ParquetOptions = {}): Promise<ParquetSummary> {
   const list = Array.isArray(inputs) ? inputs : [inputs]
-  const { signal, onProgress, onProblem, onNote, ...rest } = options
+  const { signal, onProgress, onProblem, onNote, records, ...rest } = options
   const cancel = new native.CancelToken()
   const abort = () => cancel.cancel()
   signal?.addEventListener('abort', abort, { once: true })
   try {
-    const text = await nativeJob((native as unknown as NativeParquet).writeParquet(list, outDir, JSON.stringify(rest), (ev: string) => {
+    const text = await nativeJob((native as unknown as NativeParquet).writeParquet(list, outDir, JSON.stringify({ ...rest, records: Array.isArray(records) ? records.join(',') : records }), (ev: string) => {
       const e = JSON.parse(ev)
       if (e.event === 'progress') onProgress?.({ bytes: e.bytes, rows: e.rows })
       else if (e.event === 'note') onNote?.(e.message)

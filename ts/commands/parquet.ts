@@ -1,7 +1,7 @@
 // `warcdex parquet`: a cc-index-table Parquet dataset from archives or indexes.
 import { statSync } from 'node:fs'
 
-import { parse } from '../args.js'
+import { parse, UsageError } from '../args.js'
 import { EXIT_BAD_INPUT, EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE } from '../exit.js'
 import { Interrupt } from '../interrupt.js'
 import { OutputExistsError } from '../output.js'
@@ -31,6 +31,16 @@ Options:
       --sort-memory MB      memory for rows before sorted runs spill to disk
                             (default 512)
       --tmp-dir DIR         where spilled runs go (default: the system's)
+      --records WHICH       which records of WARC/ARC inputs become rows:
+                            captures (default: response, revisit and
+                            resource records of http(s)/ftp URLs, as Common
+                            Crawl's tables hold; no dns: lookups, crawler
+                            metadata or warcinfo), index (cdxj-indexer's
+                            selection), all, or a list of WARC-Types
+      --inputs KIND         what a directory holding both archives and
+                            indexes gives: refused by default (an index
+                            beside its archives would give every row twice);
+                            archives, indexes or all
       --mode MODE           when OUTDIR already holds a dataset: error (the
                             default: refuse), append (add the new files) or
                             overwrite (replace the dataset)
@@ -69,6 +79,8 @@ export async function parquetCommand(args: string[]): Promise<number> {
       'sort-memory': { type: 'string' },
       'tmp-dir': { type: 'string' },
       mode: { type: 'string' },
+      records: { type: 'string' },
+      inputs: { type: 'string' },
       quiet: { type: 'boolean', short: 'q' },
     } as const,
     PARQUET_HELP,
@@ -104,6 +116,8 @@ export async function parquetCommand(args: string[]): Promise<number> {
   const partitionBy = values['partition-by'] === undefined ? undefined : values['partition-by'].split(',').map((s) => s.trim()).filter(Boolean)
   if (partitionBy?.some((c) => c !== 'crawl' && c !== 'subset')) return usage(`--partition-by takes crawl and subset, not ${values['partition-by']}`)
   const mode = values.mode ?? 'error'
+  const kinds = values.inputs ?? 'auto'
+  if (!['auto', 'archives', 'indexes', 'all'].includes(kinds)) return usage(`--inputs takes archives, indexes or all, not ${kinds}`)
   if (mode !== 'error' && mode !== 'append' && mode !== 'overwrite') return usage(`--mode takes error, append or overwrite, not ${mode}`)
 
   const inputs = positionals.slice(0, -1)
@@ -132,6 +146,8 @@ export async function parquetCommand(args: string[]): Promise<number> {
       sortBudgetBytes: numbers.sortMb === undefined ? undefined : numbers.sortMb * 1024 * 1024,
       tmpDir: values['tmp-dir'],
       mode,
+      records: values.records === undefined || ['captures', 'index', 'all'].includes(values.records) ? (values.records as 'all' | undefined) : values.records.split(','),
+      inputs: kinds as 'auto',
       signal: interrupt.signal,
       onNote: (message) => {
         if (!quiet) process.stderr.write(`warcdex: note: ${message}\n`)
@@ -167,7 +183,7 @@ export async function parquetCommand(args: string[]): Promise<number> {
     if (interrupt.exitCode !== undefined) return interrupt.exitCode
     const msg = (e as Error).message
     process.stderr.write(`warcdex: ${msg}\n`)
-    if (e instanceof OutputExistsError) return EXIT_USAGE
+    if (e instanceof OutputExistsError || e instanceof UsageError) return EXIT_USAGE
     return /No such file|not found|ENOENT/i.test(msg) ? EXIT_BAD_INPUT : EXIT_FAILED
   } finally {
     interrupt.dispose()

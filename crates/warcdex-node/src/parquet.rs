@@ -12,6 +12,8 @@ use napi::threadsafe_function::ThreadsafeFunctionCallMode;
 use napi_derive::napi;
 use serde::Deserialize;
 use warcdex_parquet::job::{run, Observer, ParquetJob};
+use warcdex_core::index::Selection;
+use warcdex_parquet::inputs::Kinds;
 use warcdex_parquet::writer::Codec;
 
 use crate::guard;
@@ -31,6 +33,11 @@ struct ParquetOptions {
     tmp_dir: Option<String>,
     /// `error` (default), `append` or `overwrite`.
     mode: Option<String>,
+    /// `captures` (default), `index`, `all` or a comma-separated list of WARC-Types.
+    records: Option<String>,
+    /// What a directory of both archives and indexes gives: `auto`
+    /// (refused), `archives`, `indexes` or `all`.
+    inputs: Option<String>,
 }
 
 impl ParquetOptions {
@@ -64,6 +71,12 @@ impl ParquetOptions {
         }
         job.layout.bloom_filters = self.bloom_filters;
         job.tmp_dir = self.tmp_dir.map(PathBuf::from);
+        job.records = match self.records.as_deref() {
+            None | Some("captures") => warcdex_parquet::job::Records::Captures,
+            Some("index") => warcdex_parquet::job::Records::Indexed(Selection::Default),
+            Some("all") => warcdex_parquet::job::Records::Indexed(Selection::All),
+            Some(list) => warcdex_parquet::job::Records::Indexed(Selection::Types(list.split(',').map(|s| s.trim().to_string()).collect())),
+        };
         if let Some(m) = self.mode {
             job.mode = warcdex_core::output::Mode::parse(&m).ok_or_else(|| Error::from_reason(format!("unknown mode {m:?}: error, append or overwrite")))?;
         }
@@ -112,6 +125,7 @@ impl Observer for JsObserver {
 
 pub struct ParquetTask {
     inputs: Vec<String>,
+    kinds: Kinds,
     out_dir: PathBuf,
     job: ParquetJob,
     events: Option<Arc<EventCallback>>,
@@ -124,7 +138,7 @@ impl Task for ParquetTask {
 
     fn compute(&mut self) -> Result<String> {
         guard("writeParquet", || {
-            let inputs = warcdex_parquet::inputs::expand(&self.inputs).map_err(|e| Error::from_reason(e.to_string()))?;
+            let inputs = warcdex_parquet::inputs::expand_kinds(&self.inputs, self.kinds).map_err(|e| Error::from_reason(e.to_string()))?;
             let mut obs = JsObserver { events: self.events.clone(), cancel: self.cancel.clone(), last: Instant::now() };
             let s = run(&inputs, &self.out_dir, &self.job, &mut obs).map_err(|e| Error::from_reason(e.to_string()))?;
             let mut files = String::from("[");
@@ -161,8 +175,13 @@ pub fn write_parquet(
     cancel: Option<&CancelToken>,
 ) -> Result<AsyncTask<ParquetTask>> {
     let opts: ParquetOptions = serde_json::from_str(&options_json).map_err(|e| Error::from_reason(format!("invalid options: {e}")))?;
+    let kinds = match opts.inputs.as_deref() {
+        None => Kinds::One,
+        Some(k) => Kinds::parse(k).ok_or_else(|| Error::from_reason(format!("unknown inputs {k:?}: auto, archives, indexes or all")))?,
+    };
     Ok(AsyncTask::new(ParquetTask {
         inputs,
+        kinds,
         out_dir: PathBuf::from(out_dir),
         job: opts.job()?,
         events: on_event.map(Arc::new),

@@ -29,6 +29,33 @@ pub fn is_index_name(name: &str) -> bool {
     base.ends_with(".cdx") || base.ends_with(".cdxj") || cc_shard
 }
 
+/// Which kinds of files a directory contributes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Kinds {
+    /// Whichever the directory holds, but not both: an index beside the
+    /// archives it was made from would give every row twice.
+    #[default]
+    One,
+    Archives,
+    Indexes,
+    Both,
+}
+
+impl Kinds {
+    pub fn parse(s: &str) -> Option<Kinds> {
+        match s {
+            "auto" => Some(Kinds::One),
+            "archives" => Some(Kinds::Archives),
+            "indexes" => Some(Kinds::Indexes),
+            "all" | "both" => Some(Kinds::Both),
+            _ => None,
+        }
+    }
+}
+
+/// The prefix of errors about the command line, as opposed to the data.
+pub const USAGE_PREFIX: &str = "EUSAGE: ";
+
 fn walk(dir: &Path, out: &mut Vec<Input>) -> io::Result<()> {
     let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)?.map(|e| e.map(|e| e.path())).collect::<io::Result<_>>()?;
     entries.sort();
@@ -50,6 +77,12 @@ fn walk(dir: &Path, out: &mut Vec<Input>) -> io::Result<()> {
 /// Expands paths (`-` is standard input); a file is an archive when its
 /// name or its first decoded bytes say so.
 pub fn expand(paths: &[String]) -> io::Result<Vec<Input>> {
+    expand_kinds(paths, Kinds::Both)
+}
+
+/// [`expand`], with what a directory holding both archives and indexes
+/// contributes (`Kinds::One` refuses such a directory, saying what it holds).
+pub fn expand_kinds(paths: &[String], kinds: Kinds) -> io::Result<Vec<Input>> {
     let mut out = Vec::new();
     for p in paths {
         if p == "-" {
@@ -65,7 +98,28 @@ pub fn expand(paths: &[String]) -> io::Result<Vec<Input>> {
             }
         };
         if meta.is_dir() {
-            walk(&path, &mut out)?;
+            let mut found = Vec::new();
+            walk(&path, &mut found)?;
+            let archives = found.iter().filter(|i| matches!(i, Input::Archive(_))).count();
+            let indexes: Vec<&Path> = found.iter().filter_map(|i| if let Input::Index(p) = i { Some(p.as_path()) } else { None }).collect();
+            match kinds {
+                Kinds::One if archives > 0 && !indexes.is_empty() => {
+                    let shown: Vec<String> = indexes.iter().take(3).map(|p| p.display().to_string()).collect();
+                    return Err(io::Error::new(
+                        io::ErrorKind::InvalidInput,
+                        format!(
+                            "{USAGE_PREFIX}{p} holds {archives} WARC/ARC files and {} index files ({}{}): an index made from those archives would give every row twice; give --inputs archives, --inputs indexes or --inputs all",
+                            indexes.len(),
+                            shown.join(", "),
+                            if indexes.len() > 3 { ", ..." } else { "" }
+                        ),
+                    ));
+                }
+                Kinds::Archives => found.retain(|i| matches!(i, Input::Archive(_))),
+                Kinds::Indexes => found.retain(|i| matches!(i, Input::Index(_))),
+                _ => {}
+            }
+            out.extend(found);
         } else if is_archive_name(p) || warcdex_core::foreign::claims(&path) || looks_like_archive(&path).unwrap_or(false) {
             out.push(Input::Archive(path));
         } else {

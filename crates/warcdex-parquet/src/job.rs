@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
-use warcdex_core::index::{Event, IndexEntry, IndexOptions, Indexer};
+use warcdex_core::index::{Event, IndexEntry, IndexOptions, Indexer, Selection};
 use warcdex_core::lines::for_each_line;
 use warcdex_core::output::{Dataset, Mode as OutputMode};
 use warcdex_core::reader::ArchiveReader;
@@ -36,6 +36,42 @@ pub struct ParquetJob {
     pub probe_rows: u64,
     /// What to do when the output directory already holds a dataset.
     pub mode: OutputMode,
+    /// Which records of WARC/ARC inputs become rows.
+    pub records: Records,
+}
+
+/// Which records of an archive become rows.
+#[derive(Debug, Clone, Default)]
+pub enum Records {
+    /// Captures, as Common Crawl's tables hold them: response, revisit and
+    /// resource records of http(s) and ftp URLs (not `dns:` lookups, not
+    /// crawler metadata or warcinfo).
+    #[default]
+    Captures,
+    /// The records an index holds with this selection (`--records index`:
+    /// cdxj-indexer's; `all`; a list of WARC-Types).
+    Indexed(Selection),
+}
+
+impl Records {
+    fn selection(&self) -> Selection {
+        match self {
+            Records::Captures => Selection::Types(["response", "revisit", "resource"].map(String::from).to_vec()),
+            Records::Indexed(s) => s.clone(),
+        }
+    }
+
+    fn keeps(&self, e: &IndexEntry) -> bool {
+        match self {
+            Records::Indexed(_) => true,
+            Records::Captures => {
+                let url = e.url.as_deref().unwrap_or("");
+                let scheme = url.split_once(':').map(|(s, _)| s.to_ascii_lowercase());
+                // Page-dump segments' pages are captures of http(s) URLs too.
+                matches!(scheme.as_deref(), Some("http" | "https" | "ftp"))
+            }
+        }
+    }
 }
 
 /// Partitions an input in order may interleave (each keeps a file, and a
@@ -51,6 +87,7 @@ impl Default for ParquetJob {
             tmp_dir: None,
             probe_rows: 65_536,
             mode: OutputMode::New,
+            records: Records::default(),
         }
     }
 }
@@ -260,7 +297,7 @@ impl Ctx<'_> {
 
     fn archive(&mut self, path: &Path) -> io::Result<()> {
         let name = path.display().to_string();
-        let options = IndexOptions { filename: warcdex_core::inputs::index_filename(path, None), ..Default::default() };
+        let options = IndexOptions { filename: warcdex_core::inputs::index_filename(path, None), selection: self.job.records.selection(), ..Default::default() };
         // Inputs another crate indexes (page-dump segments) come as the same events.
         if let Some(r) = warcdex_core::foreign::index_events(path, &options, &mut |ev| self.event(ev, &name)) {
             let size = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
@@ -294,7 +331,8 @@ impl Ctx<'_> {
 
     fn event(&mut self, ev: Event, name: &str) -> io::Result<()> {
         match ev {
-            Event::Entry(e) => self.add(&capture_of(&e), || format!("{name}@{}", e.offset))?,
+            Event::Entry(e) if self.job.records.keeps(&e) => self.add(&capture_of(&e), || format!("{name}@{}", e.offset))?,
+            Event::Entry(_) => {}
             Event::Skipped(e) => {
                 self.summary.skipped += 1;
                 self.obs.problem(true, &e.to_string());
