@@ -217,23 +217,23 @@ test.serial('SIGINT and SIGTERM: exit 130 and 143, nothing published, no tempora
   }
 })
 
-/** A small filesystem of its own (tmpfs), or null where this process may not mount. */
-function smallDisk(name, kib) {
+/** A small filesystem of its own (tmpfs); null (the test passes, saying SKIPPED) where this process may not mount. */
+function smallDisk(t, name, kib) {
   const m = at(name)
   mkdirSync(m, { recursive: true })
   const r = spawnSync('mount', ['-t', 'tmpfs', '-o', `size=${kib}k`, 'tmpfs', m], { encoding: 'utf8' })
-  if (r.status !== 0) return null
+  if (r.status !== 0) {
+    t.log(`SKIPPED: cannot mount a small tmpfs here (needs root): ${r.stderr.trim()}`)
+    t.pass()
+    return null
+  }
   mounts.push(m)
   return m
 }
 
 test.serial('disk full in the output directory: exit 3 naming the path, nothing torn, no temporaries', async (t) => {
-  const disk = smallDisk('full-out', 256)
-  if (!disk) {
-    t.log('SKIPPED: cannot mount a small tmpfs here (needs root)')
-    t.pass()
-    return
-  }
+  const disk = smallDisk(t, 'full-out', 256)
+  if (!disk) return
   // The dataset beside others on the full disk, then the mount point itself
   // as the dataset (staged in _temporary/ there).
   for (const [args, target] of [
@@ -252,12 +252,8 @@ test.serial('disk full in the output directory: exit 3 naming the path, nothing 
 })
 
 test.serial('disk full in the spill directory: exit 3 naming it, no output, spill files gone', async (t) => {
-  const disk = smallDisk('full-tmp', 1024)
-  if (!disk) {
-    t.log('SKIPPED: cannot mount a small tmpfs here (needs root)')
-    t.pass()
-    return
-  }
+  const disk = smallDisk(t, 'full-tmp', 1024)
+  if (!disk) return
   const out = at('spill-ds')
   const r = await run(['parquet', '--sort-memory', '1', '--tmp-dir', disk, cdxj, out])
   t.is(r.code, 3, r.stderr)
