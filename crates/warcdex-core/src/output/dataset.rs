@@ -141,9 +141,9 @@ impl Dataset {
         // A run killed between the two renames of a swap without
         // RENAME_EXCHANGE left the old dataset aside: put it back.
         if !target.exists() {
-            if let Some(old) = stage::leftovers(target)?.into_iter().find(|l| l.kind == "old" && !stage::alive(l.pid)) {
+            if let Some(old) = stage::leftovers(target)?.into_iter().find(|l| l.kind == "old" && stage::run_is_over(&l.run)) {
                 fs::rename(&old.path, target).map_err(|e| at_path(target, e))?;
-                notes.push(format!("restored {} from {}, left aside by an interrupted run (process {})", target.display(), old.path.display(), old.pid));
+                notes.push(format!("restored {} from {}, left aside by an interrupted run (process {})", target.display(), old.path.display(), old.pid()));
             }
         }
         notes.extend(stage::clean_leftovers(target)?);
@@ -182,12 +182,12 @@ impl Dataset {
         for e in entries {
             let e = e?;
             let name = e.file_name().to_string_lossy().into_owned();
-            let Some(pid) = name.strip_prefix("warcdex-").and_then(|r| r.split('-').next()).and_then(|p| p.parse::<u32>().ok()) else { continue };
-            if stage::alive(pid) {
+            let Some(run) = name.strip_prefix("warcdex-") else { continue };
+            if !stage::run_is_over(run) {
                 continue;
             }
             stage::remove_any(&e.path()).map_err(|err| at_path(&e.path(), err))?;
-            notes.push(format!("removed {}, left by an interrupted run (process {pid})", e.path().display()));
+            notes.push(format!("removed {}, left by an interrupted run (process {})", e.path().display(), run.split('-').next().unwrap_or("?")));
         }
         let _ = fs::remove_dir(&dir); // only if now empty
         Ok(notes)
@@ -227,7 +227,15 @@ impl Dataset {
     /// dataset (with the old files too when appending) and `_SUCCESS`.
     pub fn commit(mut self) -> io::Result<()> {
         self.committed = true;
-        let r = if self.inside { self.commit_inside() } else { self.commit_beside() };
+        // Another run may have published a dataset here meanwhile: a new
+        // dataset must not replace it silently.
+        let r = if self.mode == Mode::New && !files_under(&self.target, false)?.is_empty() {
+            Err(exists_error(format!("{} received a dataset from another run while this one was writing; give --mode append or --mode overwrite", self.target.display())))
+        } else if self.inside {
+            self.commit_inside()
+        } else {
+            self.commit_beside()
+        };
         if r.is_err() {
             let _ = stage::remove_any(&self.staging);
         }
@@ -412,6 +420,21 @@ mod tests {
         ds.commit().unwrap();
         assert_eq!(tree(&target), vec!["crawl=C/part-3.parquet", "_SUCCESS"]);
         assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1, "no staging or old copy left");
+    }
+
+    #[test]
+    fn two_runs_for_one_new_dataset_cannot_both_publish() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("ds");
+        let first = Dataset::begin(&target, Mode::New).unwrap();
+        let second = Dataset::begin(&target, Mode::New).unwrap();
+        stage_file(&first, "part-a.parquet", b"a");
+        stage_file(&second, "part-b.parquet", b"b");
+        first.commit().unwrap();
+        let e = second.commit().err().unwrap();
+        assert!(e.to_string().contains("from another run"), "{e}");
+        assert_eq!(tree(&target), vec!["part-a.parquet", "_SUCCESS"]);
+        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1, "the second run's staging is gone");
     }
 
     #[test]

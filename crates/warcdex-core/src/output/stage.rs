@@ -1,9 +1,11 @@
 //! Names of work in progress, and what interrupted runs left behind.
 //!
-//! A temporary name is `.<final name>.warcdex-<pid>-<id>.<kind>`: the
-//! leading dot hides it from Spark, Hive, `ls` and from globs such as
+//! A temporary name is `.<final name>.warcdex-<pid>-<id>h<host>.<kind>`:
+//! the leading dot hides it from Spark, Hive, `ls` and from globs such as
 //! `dir/*.parquet`, and the process id says whether the run that made it is
-//! still alive. DuckDB's `**` globs do match dot-names, so nothing
+//! still alive — on this machine only: the host's hash keeps a run from
+//! removing the work of a live run on another machine that shares the
+//! filesystem (NFS, a cluster's volume). DuckDB's `**` globs do match dot-names, so nothing
 //! temporary ever ends in a reader's suffix such as `.parquet`.
 
 use std::fs;
@@ -32,13 +34,42 @@ pub fn remove_in_progress() -> usize {
     list.iter().filter(|p| remove_any(p).is_ok()).count()
 }
 
-/// A name unique to this process and moment.
+/// A name unique to this process and moment: `<pid>-<hex>h<host hash>`.
 pub fn run_id() -> String {
     use std::sync::atomic::{AtomicU32, Ordering};
     static SEQ: AtomicU32 = AtomicU32::new(0);
     let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or(0);
     let seq = SEQ.fetch_add(1, Ordering::Relaxed);
-    format!("{}-{:x}{:x}", std::process::id(), (nanos as u64) & 0xffff_ffff_ffff, seq)
+    format!("{}-{:x}{:x}h{:08x}", std::process::id(), (nanos as u64) & 0xffff_ffff_ffff, seq, host_hash())
+}
+
+/// FNV-1a of this machine's name (0 where it cannot be read).
+fn host_hash() -> u32 {
+    static HASH: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
+    *HASH.get_or_init(|| {
+        #[cfg(unix)]
+        let name = {
+            let mut buf = [0u8; 256];
+            let r = unsafe { libc::gethostname(buf.as_mut_ptr().cast(), buf.len()) };
+            if r == 0 { buf[..buf.iter().position(|&b| b == 0).unwrap_or(buf.len())].to_vec() } else { Vec::new() }
+        };
+        #[cfg(not(unix))]
+        let name: Vec<u8> = Vec::new();
+        name.iter().fold(0x811c_9dc5u32, |h, &b| (h ^ b as u32).wrapping_mul(0x0100_0193))
+    })
+}
+
+/// Whether the run named `run` (`<pid>-<id>`, as [`run_id`] makes it) is
+/// known to be over: its process is gone from this machine. A run of
+/// another machine is never known to be over.
+pub fn run_is_over(run: &str) -> bool {
+    let Some((pid, id)) = run.split_once('-') else { return false };
+    let Ok(pid) = pid.parse::<u32>() else { return false };
+    let local = match id.rsplit_once('h') {
+        Some((_, host)) => u32::from_str_radix(host, 16).is_ok_and(|h| h == host_hash()),
+        None => true,
+    };
+    local && pid != std::process::id() && !alive(pid)
 }
 
 /// `.<name>.warcdex-<run>.<kind>` beside `target`.
@@ -76,8 +107,15 @@ pub fn alive(pid: u32) -> bool {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Leftover {
     pub path: PathBuf,
-    pub pid: u32,
+    /// `<pid>-<id>`: who made it.
+    pub run: String,
     pub kind: String,
+}
+
+impl Leftover {
+    pub fn pid(&self) -> u32 {
+        self.run.split('-').next().and_then(|p| p.parse().ok()).unwrap_or(0)
+    }
 }
 
 /// Temporary entries of `target` (any run, any kind) in its directory.
@@ -96,9 +134,11 @@ pub fn leftovers(target: &Path) -> io::Result<Vec<Leftover>> {
         let file_name = entry.file_name().to_string_lossy().into_owned();
         let Some(rest) = file_name.strip_prefix(&prefix) else { continue };
         // <pid>-<id>.<kind>
-        let Some((pid, tail)) = rest.split_once('-') else { continue };
-        let (Ok(pid), Some((_, kind))) = (pid.parse::<u32>(), tail.split_once('.')) else { continue };
-        out.push(Leftover { path: entry.path(), pid, kind: kind.to_string() });
+        let Some((run, kind)) = rest.split_once('.') else { continue };
+        if !run.split('-').next().is_some_and(|p| p.parse::<u32>().is_ok()) {
+            continue;
+        }
+        out.push(Leftover { path: entry.path(), run: run.to_string(), kind: kind.to_string() });
     }
     out.sort_by(|a, b| a.path.cmp(&b.path));
     Ok(out)
@@ -109,15 +149,15 @@ pub fn leftovers(target: &Path) -> io::Result<Vec<Leftover>> {
 pub fn clean_leftovers(target: &Path) -> io::Result<Vec<String>> {
     let mut notes = Vec::new();
     for l in leftovers(target)? {
-        if l.pid == std::process::id() {
+        if l.pid() == std::process::id() {
             continue;
         }
-        if alive(l.pid) {
-            notes.push(format!("{} belongs to a run that is still going (process {}); left as it is", l.path.display(), l.pid));
+        if !run_is_over(&l.run) {
+            notes.push(format!("{} belongs to a run that may still be going (process {}, here or on another machine); left as it is", l.path.display(), l.pid()));
             continue;
         }
         remove_any(&l.path).map_err(|e| super::at_path(&l.path, e))?;
-        notes.push(format!("removed {}, left by an interrupted run (process {})", l.path.display(), l.pid));
+        notes.push(format!("removed {}, left by an interrupted run (process {})", l.path.display(), l.pid()));
     }
     Ok(notes)
 }
@@ -164,7 +204,8 @@ mod tests {
         // Another output's leftovers are not this one's.
         fs::write(temp_beside(&dir.path().join("index.cdx"), &run, "tmp"), b"y").unwrap();
         let found = leftovers(&target).unwrap();
-        assert_eq!(found, vec![Leftover { path: tmp, pid: std::process::id(), kind: "tmp".into() }]);
+        assert_eq!(found, vec![Leftover { path: tmp, run, kind: "tmp".into() }]);
+        assert_eq!(found[0].pid(), std::process::id());
     }
 
     #[test]
@@ -182,6 +223,17 @@ mod tests {
         assert!(live.exists());
         assert_eq!(notes.len(), 2, "{notes:?}");
         assert!(notes.iter().any(|n| n.starts_with("removed") && n.contains("4294967")));
-        assert!(notes.iter().any(|n| n.contains("still going (process 1)")));
+        assert!(notes.iter().any(|n| n.contains("may still be going (process 1,")));
+    }
+
+    #[test]
+    fn a_run_of_another_machine_is_never_taken_for_over() {
+        let ours = run_id();
+        let (pid_and_time, host) = ours.rsplit_once('h').unwrap();
+        let dead_here = format!("4294967-{}h{host}", pid_and_time.split_once('-').unwrap().1);
+        assert!(run_is_over(&dead_here));
+        let other_host = format!("4294967-1fh{:08x}", u32::from_str_radix(host, 16).unwrap() ^ 1);
+        assert!(!run_is_over(&other_host));
+        assert!(!run_is_over(&ours), "this process is running");
     }
 }
