@@ -1,0 +1,1 @@
+//! The character encoding of a text payload (see the crate docs).
