@@ -97,7 +97,8 @@ pub fn dechunk(raw: &[u8]) -> Vec<u8> {
         if size == 0 {
             return out;
         }
-        let end = (pos + size).min(raw.len());
+        // A size past the data (even near usize::MAX) takes what is there.
+        let end = pos.saturating_add(size).min(raw.len());
         out.extend_from_slice(&raw[pos..end]);
         pos = end;
         // Skip the CRLF after the chunk data.
@@ -122,5 +123,7 @@ mod tests {
     fn dechunks() {
         assert_eq!(dechunk(b"3\r\nabc\r\n2;ext=1\r\nde\r\n0\r\n\r\n"), b"abcde");
         assert_eq!(dechunk(b"not chunked"), b"not chunked");
+        // Found by fuzzing: a size that overflows the position.
+        assert_eq!(dechunk(b"ffffffffffffffff\r\nabc"), b"abc");
     }
 }
