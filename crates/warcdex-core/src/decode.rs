@@ -45,6 +45,10 @@ fn is_zstd_skippable(b: &[u8]) -> bool {
 const ZSTD_DICT_FRAME: u8 = 0x5d;
 
 /// Recognise a container from the first bytes of an input.
+/// Largest zstd dictionary taken from a `.warc.zst` (zstd's trainer
+/// defaults to 110 KB; the format allows any size).
+const MAX_ZSTD_DICTIONARY: u64 = 32 << 20;
+
 pub fn sniff(head: &[u8]) -> std::result::Result<Compression, &'static str> {
     if head.starts_with(GZIP_MAGIC) {
         Ok(Compression::Gzip)
@@ -425,9 +429,17 @@ impl<R: Read> MemberReader<R> {
             }
             if kind == ZSTD_DICT_FRAME {
                 let dict = if body.starts_with(ZSTD_MAGIC) {
-                    zstd::stream::decode_all(&body[..]).map_err(|e| {
-                        self.err(ErrorKind::Corrupt(format!("compressed zstd dictionary: {e}")), Some(at))
-                    })?
+                    // Bounded: a small frame can claim gigabytes (found by fuzzing).
+                    let mut dict = Vec::new();
+                    let read = zstd::stream::read::Decoder::new(&body[..])
+                        .and_then(|d| std::io::Read::read_to_end(&mut std::io::Read::take(d, MAX_ZSTD_DICTIONARY + 1), &mut dict));
+                    if let Err(e) = read {
+                        return Err(self.err(ErrorKind::Corrupt(format!("compressed zstd dictionary: {e}")), Some(at)));
+                    }
+                    if dict.len() as u64 > MAX_ZSTD_DICTIONARY {
+                        return Err(self.err(ErrorKind::Corrupt(format!("zstd dictionary larger than {MAX_ZSTD_DICTIONARY} bytes")), Some(at)));
+                    }
+                    dict
                 } else {
                     body
                 };

@@ -230,6 +230,10 @@ impl<R: Read> ArchiveReader<R> {
             }
             State::Between => {}
         }
+        // Damage of a record its caller did not take (an index skips record
+        // types it does not select) belongs to that record, not to the next
+        // one, whose block would otherwise read as empty (found by fuzzing).
+        self.damage = None;
         if let Some(e) = self.deferred.take() {
             self.stats.errors += 1;
             return Err(e);

@@ -61,6 +61,11 @@ pub fn parse_row(line: &str, cols: Columns) -> Result<Row, String> {
         return Err(format!("manifest row has {} fields, expected 5: {line:?}", f.len()));
     }
     let [i_id, i_ts, i_url, i_len, i_md5] = cols.0;
+    // A header naming more columns than the row has (found by fuzzing).
+    let needed = cols.0.iter().max().map_or(0, |m| m + 1);
+    if f.len() < needed {
+        return Err(format!("manifest row has {} fields, but the header puts a column at field {needed}: {line:?}", f.len()));
+    }
     let id = f[i_id].parse::<u64>().map_err(|_| format!("manifest row id {:?} is not a number", f[i_id]))?;
     let timestamp = f[i_ts].parse::<i64>().map_err(|_| format!("manifest row {id}: timestamp {:?} is not a number", f[i_ts]))?;
     let length = f[i_len].parse::<u64>().map_err(|_| format!("manifest row {id}: length {:?} is not a number", f[i_len]))?;

@@ -38,7 +38,14 @@ fn invalid(msg: String) -> io::Error {
 }
 
 /// Feeds every row of one Parquet file to `acc`; returns the rows read.
+/// The parquet crate panics on some malformed footers (found by fuzzing):
+/// such a panic is this file's error, not the process's.
 pub fn summarize_parquet(path: &Path, acc: &mut Accumulator) -> io::Result<u64> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| summarize_parquet_unguarded(path, acc)))
+        .unwrap_or_else(|_| Err(invalid(format!("{}: malformed Parquet file (the reader gave up)", path.display()))))
+}
+
+fn summarize_parquet_unguarded(path: &Path, acc: &mut Accumulator) -> io::Result<u64> {
     let name = path.display();
     let file = File::open(path)?;
     let builder = ParquetRecordBatchReaderBuilder::try_new(file).map_err(|e| invalid(format!("{name}: {e}")))?;
