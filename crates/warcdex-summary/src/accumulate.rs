@@ -112,7 +112,8 @@ impl Accumulator {
             self.last.push_str(f.datetime);
         }
         if let Some(b) = bytes_value(f.bytes) {
-            self.bytes += b;
+            // Saturates like bytes_value: lengths of 39 digits would overflow (found by fuzzing).
+            self.bytes = self.bytes.saturating_add(b);
         }
         self.tophosts.add(f.host, 1);
         if self.prev_host != f.host {
