@@ -262,7 +262,7 @@ pub fn archive(data: &[u8]) {
 // --- the harness's own containers -------------------------------------------
 
 fn members(plain: &[u8], compress: impl Fn(&[u8]) -> Vec<u8>) -> Vec<u8> {
-    crate::seeds::record_pieces(plain).into_iter().flat_map(|p| compress(p)).collect()
+    crate::seeds::record_pieces(plain).into_iter().flat_map(compress).collect()
 }
 
 /// A row with what depends on the container left out.

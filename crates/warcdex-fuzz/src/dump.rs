@@ -17,11 +17,7 @@ pub fn dump_tar(data: &[u8]) {
     let mut tar = TarReader::new(data);
     let mut buf = Vec::new();
     let mut last = None;
-    loop {
-        let header = match tar.next_entry() {
-            Ok(Some(h)) => h,
-            Ok(None) | Err(_) => break,
-        };
+    while let Ok(Some(header)) = tar.next_entry() {
         assert_eq!(header.header_offset % 512, 0, "entry header off a block boundary");
         assert!(header.header_offset + 512 <= data.len() as u64);
         if let Some(prev) = last {

@@ -67,7 +67,7 @@ pub fn http_head(data: &[u8]) {
     for (name, value) in h.headers.iter() {
         assert!(!name.contains(':') && !name.contains('\n'), "header name {name:?}");
         assert!(!value.contains('\n'), "header value {value:?}");
-        assert_eq!(h.headers.get(name).is_some(), true, "header {name:?} not found by name");
+        assert!(h.headers.get(name).is_some(), "header {name:?} not found by name");
     }
     if !(h.protocol.is_empty() && h.status_line.is_empty()) {
         let text = rebuild(&h);

@@ -240,8 +240,9 @@ pub fn parquet_seed(variant: usize) -> Vec<u8> {
     let urls = ["http://example.com/", "https://www.example.org/a?b=1", "dns:example.com"];
     let keys = ["com,example)/", "org,example)/a?b=1", "dns:example.com"];
     let secs = [1_577_934_245i64, 1_600_000_000, 0];
-    let status_type = if variant % 2 == 0 { DataType::Int16 } else { DataType::Int32 };
-    let time_type = if variant % 2 == 0 { DataType::Timestamp(TimeUnit::Millisecond, None) } else { DataType::Timestamp(TimeUnit::Microsecond, Some("UTC".into())) };
+    let even = variant & 1 == 0;
+    let status_type = if even { DataType::Int16 } else { DataType::Int32 };
+    let time_type = if even { DataType::Timestamp(TimeUnit::Millisecond, None) } else { DataType::Timestamp(TimeUnit::Microsecond, Some("UTC".into())) };
     let schema = Arc::new(Schema::new(vec![
         Field::new("url_surtkey", DataType::Utf8, true),
         Field::new("url", DataType::Utf8, true),
@@ -255,12 +256,12 @@ pub fn parquet_seed(variant: usize) -> Vec<u8> {
         Field::new("warc_record_length", DataType::Int32, true),
     ]));
     let strings = |v: Vec<Option<&str>>| Arc::new(StringArray::from(v)) as ArrayRef;
-    let times: ArrayRef = if variant % 2 == 0 {
+    let times: ArrayRef = if even {
         Arc::new(TimestampMillisecondArray::from(secs.iter().map(|s| Some(s * 1000)).collect::<Vec<_>>()))
     } else {
         Arc::new(TimestampMicrosecondArray::from(vec![Some(secs[0] * 1_000_000), None, Some(-1)]).with_timezone("UTC"))
     };
-    let status: ArrayRef = if variant % 2 == 0 {
+    let status: ArrayRef = if even {
         Arc::new(Int16Array::from(vec![Some(200), Some(301), None]))
     } else {
         Arc::new(Int32Array::from(vec![Some(200), Some(-1), Some(404)]))
@@ -600,7 +601,7 @@ pub fn from_corpus(corpus: &Path, scratch: &Path) -> Seeds {
         } else if is_index(&name) {
             let text = first_lines(&decoded).to_vec();
             index_urls(&String::from_utf8_lossy(&text), &mut urls);
-            let cdxj = text.split(|&b| b == b'\n').find(|l| !l.is_empty() && !l.starts_with(b" CDX")).is_some_and(|l| warcdex_summary::cdxj_line::is_cdxj(l));
+            let cdxj = text.split(|&b| b == b'\n').find(|l| !l.is_empty() && !l.starts_with(b" CDX")).is_some_and(warcdex_summary::cdxj_line::is_cdxj);
             seeds.entry(if cdxj { "cdxj_line" } else { "cdx_line" }).or_default().push(text.clone());
             seeds.entry("capture_line").or_default().push(text.clone());
             indexes.push(text);
