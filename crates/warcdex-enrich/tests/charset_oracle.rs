@@ -4,7 +4,6 @@
 //! differences are listed by class. Prints SKIPPED when the oracle is absent.
 
 use std::collections::BTreeMap;
-use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
@@ -27,48 +26,11 @@ fn oracle_dir() -> Option<PathBuf> {
         .then_some(dir)
 }
 
-fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
-    hay.windows(needle.len()).position(|w| w == needle)
-}
+mod common;
 
-fn header<'a>(head: &'a str, name: &str) -> Option<&'a str> {
-    head.lines().find_map(|l| {
-        let (k, v) = l.split_once(':')?;
-        k.trim().eq_ignore_ascii_case(name).then(|| v.trim())
-    })
-}
-
-/// The payloads of the `response`/`resource` records, in file order. Every record of these
-/// WARCs is a gzip member; decompressed as one stream and split by Content-Length.
+/// The payloads of the `response`/`resource` records, in file order.
 fn payloads(path: &Path) -> Vec<Vec<u8>> {
-    let mut data = Vec::new();
-    flate2::read::MultiGzDecoder::new(std::fs::File::open(path).expect("open WARC"))
-        .read_to_end(&mut data)
-        .expect("gunzip WARC");
-    let mut out = Vec::new();
-    let mut pos = 0;
-    while pos < data.len() {
-        let head_end = pos + find(&data[pos..], b"\r\n\r\n").expect("end of WARC header");
-        let head = String::from_utf8_lossy(&data[pos..head_end]).into_owned();
-        let len: usize = header(&head, "Content-Length")
-            .expect("Content-Length")
-            .parse()
-            .unwrap();
-        let block = &data[head_end + 4..head_end + 4 + len];
-        pos = head_end + 4 + len;
-        while pos < data.len() && matches!(data[pos], b'\r' | b'\n') {
-            pos += 1;
-        }
-        let payload = match header(&head, "WARC-Type") {
-            Some("response") => find(block, b"\r\n\r\n").map_or(&[][..], |i| &block[i + 4..]),
-            Some("resource") => block,
-            _ => continue,
-        };
-        if !payload.is_empty() {
-            out.push(payload.to_vec());
-        }
-    }
-    out
+    common::read_warc(path).into_iter().map(|r| r.payload).collect()
 }
 
 #[derive(Default)]
