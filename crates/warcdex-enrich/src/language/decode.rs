@@ -23,20 +23,9 @@ pub fn decode_java(bytes: &[u8], name: &str) -> Option<String> {
         "iso-8859-1" => latin1(bytes),
         "us-ascii" => ascii(bytes),
         "iso-8859-9" => latin5(bytes),
-        "utf-16" => {
-            // Java: a BOM picks the byte order and is dropped; big-endian without one.
-            let (enc, rest) = match bytes {
-                [0xFF, 0xFE, rest @ ..] => (encoding_rs::UTF_16LE, rest),
-                [0xFE, 0xFF, rest @ ..] => (encoding_rs::UTF_16BE, rest),
-                _ => (encoding_rs::UTF_16BE, bytes),
-            };
-            whatwg(enc, rest)
-        }
-        "utf-32" => match bytes {
-            [0xFF, 0xFE, 0, 0, rest @ ..] => utf32(rest, false),
-            [0, 0, 0xFE, 0xFF, rest @ ..] => utf32(rest, true),
-            _ => utf32(bytes, true),
-        },
+        // Java: a BOM picks the byte order and is dropped; big-endian without one.
+        "utf-16" => utf16_by_bom(bytes, true),
+        "utf-32" => utf32_by_bom(bytes, true),
         "utf-32be" => utf32(bytes, true),
         "utf-32le" => utf32(bytes, false),
         "iso-2022-kr" => iso2022kr(bytes),
@@ -93,19 +82,8 @@ pub fn decode_python(bytes: &[u8], codec: &str) -> Option<String> {
         "iso-8859-9" => latin5(bytes),
         // Python: a BOM picks the byte order and is dropped; the machine's order (little-endian
         // everywhere the tool runs) without one.
-        "utf-16" => {
-            let (enc, rest) = match bytes {
-                [0xFE, 0xFF, rest @ ..] => (encoding_rs::UTF_16BE, rest),
-                [0xFF, 0xFE, rest @ ..] => (encoding_rs::UTF_16LE, rest),
-                _ => (encoding_rs::UTF_16LE, bytes),
-            };
-            whatwg(enc, rest)
-        }
-        "utf-32" => match bytes {
-            [0, 0, 0xFE, 0xFF, rest @ ..] => utf32(rest, true),
-            [0xFF, 0xFE, 0, 0, rest @ ..] => utf32(rest, false),
-            _ => utf32(bytes, false),
-        },
+        "utf-16" => utf16_by_bom(bytes, false),
+        "utf-32" => utf32_by_bom(bytes, false),
         "iso-2022-kr" => iso2022kr(bytes),
         "maccyrillic" => whatwg(encoding_rs::X_MAC_CYRILLIC, bytes),
         "cp932" => whatwg(encoding_rs::SHIFT_JIS, bytes),
@@ -273,5 +251,25 @@ mod tests {
         assert_eq!(decode_python(b"\xef\xbb\xbfa", "UTF-8-SIG").unwrap(), "a");
         assert_eq!(decode_python(b"\xff\xfea\0", "UTF-16").unwrap(), "a");
         assert_eq!(decode_python(b"\xcf", "windows-1251").unwrap(), "\u{41f}");
+    }
+}
+
+/// UTF-16 whose BOM (dropped) picks the byte order; `big_endian` without one.
+fn utf16_by_bom(bytes: &[u8], big_endian: bool) -> String {
+    let (enc, rest) = match bytes {
+        [0xFF, 0xFE, rest @ ..] => (encoding_rs::UTF_16LE, rest),
+        [0xFE, 0xFF, rest @ ..] => (encoding_rs::UTF_16BE, rest),
+        _ if big_endian => (encoding_rs::UTF_16BE, bytes),
+        _ => (encoding_rs::UTF_16LE, bytes),
+    };
+    whatwg(enc, rest)
+}
+
+/// UTF-32 whose BOM (dropped) picks the byte order; `big_endian` without one.
+fn utf32_by_bom(bytes: &[u8], big_endian: bool) -> String {
+    match bytes {
+        [0xFF, 0xFE, 0, 0, rest @ ..] => utf32(rest, false),
+        [0, 0, 0xFE, 0xFF, rest @ ..] => utf32(rest, true),
+        _ => utf32(bytes, big_endian),
     }
 }
